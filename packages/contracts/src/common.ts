@@ -1,0 +1,57 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** Error body of the shop: every 4xx/5xx, including 404/413/415/429/500. */
+export const ShopErrorSchema = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String(),
+    status_code: Type.Integer(),
+  },
+  { title: 'ShopError', additionalProperties: false },
+);
+export type ShopError = Static<typeof ShopErrorSchema>;
+
+/** Error body of the handler directory (German messages). */
+export const DirectoryErrorSchema = Type.Object(
+  {
+    success: Type.Literal(false),
+    message: Type.String(),
+  },
+  { title: 'DirectoryError', additionalProperties: false },
+);
+export type DirectoryError = Static<typeof DirectoryErrorSchema>;
+
+export const PaginationSchema = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1 }),
+    limit: Type.Integer({ minimum: 1 }),
+    total: Type.Integer({ minimum: 0 }),
+    pages: Type.Integer({ minimum: 0 }),
+  },
+  { title: 'Pagination', additionalProperties: false },
+);
+export type Pagination = Static<typeof PaginationSchema>;
+
+/** `{success: true, message}` — the spec's "Success shape". */
+export const SuccessMessageSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    message: Type.String(),
+  },
+  { title: 'SuccessMessage', additionalProperties: false },
+);
+export type SuccessMessage = Static<typeof SuccessMessageSchema>;
+
+/** `{success: true, data}` envelope around any schema. */
+export const DataEnvelope = <T extends TSchema>(data: T, message = false) =>
+  message
+    ? Type.Object(
+        { success: Type.Literal(true), data, message: Type.String() },
+        { additionalProperties: false },
+      )
+    : Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
+
+export const HealthSchema = Type.Object(
+  { status: Type.String(), uptime_s: Type.Optional(Type.Number()) },
+  { title: 'Health' },
+);

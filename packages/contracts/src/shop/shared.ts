@@ -1,0 +1,18 @@
+import { Type } from 'typebox';
+
+/** A positive 32-bit row id (PostgreSQL `integer`); larger values can name nothing. */
+export const Id = (description?: string) =>
+  Type.Integer({ minimum: 1, maximum: 2_147_483_647, ...(description ? { description } : {}) });
+
+export const IdParamsSchema = Type.Object({ id: Id() }, { additionalProperties: false });
+
+export const DateTime = () => Type.String({ format: 'date-time' });
+
+/** Money as a JSON number with at most two decimals. */
+export const Money = (description?: string) =>
+  Type.Number({ minimum: 0, maximum: 99_999_999.99, ...(description ? { description } : {}) });
+
+export const Email = () => Type.String({ format: 'email', maxLength: 254 });
+
+/** A required human-entered text: at least one character, bounded length. */
+export const Text = (maxLength: number, minLength = 1) => Type.String({ minLength, maxLength });

@@ -1,0 +1,148 @@
+// One collection: documents in insertion order (MongoDB's natural order for a fresh collection),
+// keyed by canonical _id, plus index definitions. Stored documents are never mutated in place —
+// updates replace them — so cursors can hold references to a consistent snapshot cheaply.
+import { UUID } from 'bson';
+import { CommandError, type Doc } from '../errors.js';
+import { canonicalKey } from './keys.js';
+import { duplicateKeyError, ID_INDEX, UniqueIndex, type IndexSpec } from './unique-index.js';
+
+/** Options that make two indexes on the same key different (MongoDB compares these). */
+function optionsKey(spec: IndexSpec): string {
+  const rest = Object.entries(spec)
+    .filter(([k]) => !['v', 'key', 'name', 'background', 'ns'].includes(k))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return canonicalKey(Object.fromEntries(rest));
+}
+
+function distinguishingKey(spec: IndexSpec): string {
+  return canonicalKey([spec.partialFilterExpression, spec.collation]);
+}
+
+export class Collection {
+  private readonly docs = new Map<string, Doc>();
+  private readonly indexes: IndexSpec[] = [ID_INDEX];
+  private readonly uniques = new Map<string, UniqueIndex>();
+
+  constructor(
+    readonly db: string,
+    readonly name: string,
+    readonly options: Doc = {},
+    readonly uuid: UUID = new UUID(),
+  ) {}
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  get count(): number {
+    return this.docs.size;
+  }
+
+  all(): Doc[] {
+    return Array.from(this.docs.values());
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return this.indexes.map((spec) => ({ ...spec }));
+  }
+
+  /** `doc` must already carry its `_id`. Throws E11000 without changing anything on conflict. */
+  insert(doc: Doc): void {
+    const idKey = canonicalKey(doc._id);
+    if (this.docs.has(idKey)) throw duplicateKeyError(this.ns, ID_INDEX, { _id: doc._id });
+    for (const index of this.uniques.values()) index.check(doc, idKey);
+    for (const index of this.uniques.values()) index.add(doc, idKey);
+    this.docs.set(idKey, doc);
+  }
+
+  /** Swaps a stored document for its updated version (same `_id`), keeping its position. */
+  replace(oldDoc: Doc, newDoc: Doc): void {
+    const idKey = canonicalKey(oldDoc._id);
+    for (const index of this.uniques.values()) index.check(newDoc, idKey);
+    for (const index of this.uniques.values()) {
+      index.remove(oldDoc, idKey);
+      index.add(newDoc, idKey);
+    }
+    this.docs.set(idKey, newDoc);
+  }
+
+  remove(doc: Doc): void {
+    const idKey = canonicalKey(doc._id);
+    for (const index of this.uniques.values()) index.remove(doc, idKey);
+    this.docs.delete(idKey);
+  }
+
+  /** Returns false when an identical index already exists (MongoDB treats that as a no-op). */
+  createIndex(spec: IndexSpec): boolean {
+    const sameName = this.indexes.find((i) => i.name === spec.name);
+    const sameKey = this.indexes.find((i) => canonicalKey(i.key) === canonicalKey(spec.key));
+    if (sameName) {
+      if (canonicalKey(sameName.key) === canonicalKey(spec.key)) {
+        if (optionsKey(sameName) === optionsKey(spec)) return false;
+        throw new CommandError(
+          86,
+          'IndexKeySpecsConflict',
+          `An existing index has the same name as the requested index but different options. ` +
+            `Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`,
+        );
+      }
+      throw new CommandError(
+        86,
+        'IndexKeySpecsConflict',
+        `An existing index has the same name as the requested index. Requested index: ` +
+          `${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`,
+      );
+    }
+    // Same key under another name is a conflict unless a partial filter or collation makes the
+    // two indexes cover different documents (MongoDB allows those side by side).
+    if (sameKey && distinguishingKey(sameKey) === distinguishingKey(spec)) {
+      throw new CommandError(
+        85,
+        'IndexOptionsConflict',
+        optionsKey(sameKey) === optionsKey(spec)
+          ? `Index already exists with a different name: ${sameKey.name}`
+          : `An equivalent index already exists with a different name and options. ` +
+              `Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey)}`,
+      );
+    }
+    if (spec.unique) {
+      // Build the whole index first: a duplicate among existing documents fails the build and
+      // leaves the collection as it was, as in MongoDB.
+      const index = new UniqueIndex(spec, this.ns);
+      for (const [idKey, doc] of this.docs) {
+        try {
+          index.check(doc, idKey);
+        } catch (err) {
+          if (!(err instanceof CommandError)) throw err;
+          throw new CommandError(
+            err.code,
+            err.codeName,
+            `Index build failed: ${this.uuid.toHexString()}: Collection ${this.ns} ` +
+              `( ${this.uuid.toHexString()} ) :: caused by :: ${err.message}`,
+            err.extra,
+          );
+        }
+        index.add(doc, idKey);
+      }
+      this.uniques.set(spec.name, index);
+    }
+    this.indexes.push(spec);
+    return true;
+  }
+
+  dropIndex(name: string): void {
+    if (name === ID_INDEX.name) {
+      throw new CommandError(72, 'InvalidOptions', 'cannot drop _id index');
+    }
+    const at = this.indexes.findIndex((i) => i.name === name);
+    if (at === -1) {
+      throw new CommandError(27, 'IndexNotFound', `index not found with name [${name}]`);
+    }
+    this.indexes.splice(at, 1);
+    this.uniques.delete(name);
+  }
+
+  findIndexNameByKey(key: Doc): string | undefined {
+    return this.indexes.find((i) => canonicalKey(i.key) === canonicalKey(key))?.name;
+  }
+}

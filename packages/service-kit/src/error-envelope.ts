@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpError } from './http-error.js';
+
+export interface ErrorEnvelopeOptions {
+  /** Renders a service's error body, e.g. `{success:false, error, status_code}`. */
+  body: (statusCode: number, message: string) => Record<string, unknown>;
+  /** Message texts for the errors the framework raises (services may translate them). */
+  messages?: Partial<Record<'notFound' | 'internal' | 'validation', string>>;
+}
+
+/**
+ * One place that turns every failure into the service's error envelope: domain HttpErrors,
+ * schema validation (400 naming the field and rule), framework errors that carry a 4xx status
+ * (malformed JSON, 413, 415, 429 from the rate limiter), unknown routes (404) and anything
+ * unexpected (500 with a generic message; the details go to the log only).
+ */
+export const errorEnvelope = fp<ErrorEnvelopeOptions>(
+  async (app: FastifyInstance, opts) => {
+    const internal = opts.messages?.internal ?? 'Internal server error';
+    app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+      if (error instanceof HttpError) {
+        for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+        return reply.code(error.statusCode).send(opts.body(error.statusCode, error.message));
+      }
+      if (error.validation) {
+        const message = describeValidation(error, opts.messages?.validation);
+        return reply.code(400).send(opts.body(400, message));
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        return reply.code(status).send(opts.body(status, error.message));
+      }
+      if (status === 503) {
+        return reply.code(503).send(opts.body(503, 'Service temporarily unavailable'));
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send(opts.body(500, internal));
+    });
+    app.setNotFoundHandler((request, reply) => {
+      const message = opts.messages?.notFound ?? `Route ${request.method} ${request.url} not found`;
+      return reply.code(404).send(opts.body(404, message));
+    });
+  },
+  { name: 'error-envelope' },
+);
+
+/** "body/title must NOT have fewer than 3 characters" → names the field and the broken rule. */
+function describeValidation(error: FastifyError, prefix: string | undefined): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = error.validationContext ?? 'request';
+  const params = first.params as Record<string, unknown>;
+  let field = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (typeof params.missingProperty === 'string') {
+    field = field ? `${field}.${params.missingProperty}` : params.missingProperty;
+  } else if (typeof params.additionalProperty === 'string') {
+    const unknown = field ? `${field}.${params.additionalProperty}` : params.additionalProperty;
+    return `${prefix ?? ''}${where}: unknown field '${unknown}'`;
+  }
+  const subject = field ? `${where}.${field}` : where;
+  return `${prefix ?? ''}${subject} ${first.message ?? 'is invalid'}`;
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyServerOptions, RawRequestDefaultExpression } from 'fastify';
+
+/** Incoming request ids are honoured only when harmless to echo into headers and logs. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.token',
+  '*.apiKey',
+  '*.api_key',
+  '*.secret',
+];
+
+/**
+ * Fastify options both services share: pino JSON logs with secrets redacted, request ids taken
+ * from `X-Request-Id` (or generated) and logged as `request_id`, a 100 kB body limit, and Ajv set
+ * up so that unknown body fields are rejected rather than silently dropped.
+ */
+export function serverOptions(opts: { logLevel: string; bodyLimit?: number }): FastifyServerOptions {
+  return {
+    logger: {
+      level: opts.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    },
+    bodyLimit: opts.bodyLimit ?? 100 * 1024,
+    requestIdLogLabel: 'request_id',
+    genReqId: (req: RawRequestDefaultExpression) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // Slow-body clients are cut off rather than holding a connection open indefinitely.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  };
+}

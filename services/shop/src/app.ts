@@ -1,0 +1,76 @@
+import {
+  apiDocs,
+  errorEnvelope,
+  healthRoutes,
+  securityDefaults,
+  serverOptions,
+  useStrictValidation,
+} from '@dogshop/service-kit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ShopConfig } from './config.js';
+import { auth } from './plugins/auth.js';
+import { database } from './plugins/database.js';
+import { normalizeEmail } from './plugins/normalize-email.js';
+import { routes } from './routes/index.js';
+
+export type ShopAppConfig = Pick<
+  ShopConfig,
+  | 'logLevel'
+  | 'databasePoolMax'
+  | 'jwtSecret'
+  | 'jwtTtl'
+  | 'corsOrigins'
+  | 'rateLimitPerMinute'
+  | 'authRateLimitPerMinute'
+> & { databaseUrl: string };
+
+export const shopErrorBody = (statusCode: number, message: string) => ({
+  success: false,
+  error: message,
+  status_code: statusCode,
+});
+
+/** Builds the shop app without listening; tests inject requests into it. */
+export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions({ logLevel: config.logLevel })).withTypeProvider<TypeBoxTypeProvider>();
+  useStrictValidation(app);
+
+  await app.register(errorEnvelope, { body: shopErrorBody });
+  await app.register(securityDefaults, {
+    corsOrigins: config.corsOrigins,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+  });
+  await app.register(apiDocs, {
+    title: 'Shop API',
+    version: '1.0.0',
+    description:
+      'Shop catalogue, orders, customer accounts, reviews, newsletter and statistics. Errors: `{success:false, error, status_code}`.',
+    securitySchemes: {
+      ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    },
+    security: [{ ApiKeyAuth: [] }],
+    tags: [
+      { name: 'Products', description: 'Catalogue of active products' },
+      { name: 'Categories', description: 'Active categories' },
+      { name: 'Orders', description: 'Orders with stock and status' },
+      { name: 'Customers', description: 'Accounts, login and profile' },
+      { name: 'Reviews', description: 'Product reviews' },
+      { name: 'Newsletter', description: 'Newsletter subscription' },
+      { name: 'Statistics', description: 'Overall counts' },
+      { name: 'Operations', description: 'Health and readiness' },
+    ],
+  });
+  await app.register(database, { url: config.databaseUrl, poolMax: config.databasePoolMax });
+  await app.register(auth, { secret: config.jwtSecret, ttl: config.jwtTtl });
+  await app.register(normalizeEmail);
+  await app.register(healthRoutes, {
+    isReady: async () => {
+      await app.db.$queryRaw`SELECT 1`;
+      return true;
+    },
+  });
+  await app.register(routes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
+  return app;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Operator commands. Each runs against DATABASE_URL, or the embedded database of the data folder.
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from '@dogshop/service-kit';
+import { readConfig } from '../config.js';
+import { createDb, type Db } from '../db/client.js';
+import { createMigration } from '../db/migrations.js';
+import { openDatabase } from '../db/open-database.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
+import { existingCategoryNames, importCatalogue, parseCatalogue } from '../services/catalogue-import.js';
+import { demoCatalogue } from '../services/demo-catalogue.js';
+
+const USAGE = `usage: shop <command>
+  migrate                      apply pending migrations
+  migrate:new <name> [--empty] generate a migration from prisma/schema.prisma
+  seed                         load the demo catalogue (upsert)
+  catalogue:import <file.json> validate the whole file, then import it (all or nothing)
+  api-key:create <name>        create an API key (shown once)
+  api-key:list                 list API keys
+  api-key:revoke <id>          revoke an API key`;
+
+type Command = (args: string[], db: () => Promise<Db>, url: string) => Promise<number>;
+
+const commands: Record<string, Command> = {
+  migrate: async () => {
+    console.log('migrations are up to date');
+    return 0;
+  },
+  'migrate:new': async (args, _db, url) => {
+    const name = args.find((a) => !a.startsWith('--'));
+    if (!name) return usageError('migrate:new needs a name');
+    const folder = await createMigration({ databaseUrl: url, name, empty: args.includes('--empty') });
+    console.log(folder ? `created ${folder}` : 'schema.prisma has no changes; nothing created');
+    return 0;
+  },
+  seed: async (_args, db) => {
+    const summary = await importCatalogue(await db(), demoCatalogue());
+    console.log(`demo catalogue: ${summary.categories} categories, ${summary.products} products`);
+    return 0;
+  },
+  'catalogue:import': async (args, db) => {
+    const file = args[0];
+    if (!file) return usageError('catalogue:import needs a file');
+    const parsed = parseCatalogue(await readFile(file, 'utf8'), await existingCategoryNames(await db()));
+    if (!parsed.ok) {
+      console.error(`${file}: ${parsed.errors.length} invalid entries, nothing imported`);
+      for (const error of parsed.errors) console.error(`  ${error}`);
+      return 1;
+    }
+    const summary = await importCatalogue(await db(), parsed.catalogue);
+    console.log(`imported ${summary.categories} categories, ${summary.products} products`);
+    return 0;
+  },
+  'api-key:create': async (args, db) => {
+    const name = args[0];
+    if (!name) return usageError('api-key:create needs a name');
+    const { key, info } = await createApiKey(await db(), name);
+    console.log(`created API key #${info.id} "${info.name}" (shown once, store it now):\n${key}`);
+    return 0;
+  },
+  'api-key:list': async (_args, db) => {
+    const keys = await listApiKeys(await db());
+    if (keys.length === 0) console.log('no API keys');
+    for (const k of keys) {
+      const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
+      console.log(`#${k.id}\t${k.prefix}…\t${k.name}\tcreated ${k.createdAt.toISOString()}\t${state}`);
+    }
+    return 0;
+  },
+  'api-key:revoke': async (args, db) => {
+    const id = Number(args[0]);
+    if (!Number.isSafeInteger(id) || id < 1) return usageError('api-key:revoke needs a numeric id');
+    if (!(await revokeApiKey(await db(), id))) {
+      console.error(`no API key #${id}`);
+      return 1;
+    }
+    console.log(`revoked API key #${id}`);
+    return 0;
+  },
+};
+
+function usageError(message: string): number {
+  console.error(`${message}\n${USAGE}`);
+  return 2;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) return usageError(name ? `unknown command: ${name}` : 'no command given');
+  const config = readConfig();
+  const database = await openDatabase(config, { migrate: true, log: (l) => console.error(l) });
+  let db: Db | undefined;
+  try {
+    return await command(args, async () => (db ??= createDb(database.url, 2)), database.url);
+  } finally {
+    await db?.$disconnect();
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
+    process.exit(1);
+  },
+);

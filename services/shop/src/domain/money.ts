@@ -1,0 +1,14 @@
+import { Prisma } from '../generated/prisma/client.js';
+
+export const Decimal = Prisma.Decimal;
+export type Decimal = Prisma.Decimal;
+
+/** Renders an exact amount as a JSON number with at most two decimals. */
+export function toMoneyNumber(amount: Decimal | number | string): number {
+  return Number(new Decimal(amount).toFixed(2));
+}
+
+/** True when a client-sent price names the catalogue's amount to the cent. */
+export function sameCents(catalogue: Decimal, sent: number): boolean {
+  return Number.isFinite(sent) && new Decimal(sent).toDecimalPlaces(2).equals(catalogue);
+}

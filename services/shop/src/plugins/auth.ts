@@ -1,0 +1,79 @@
+import jwt from '@fastify/jwt';
+import { unauthorized } from '@dogshop/service-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { isActiveApiKey } from '../services/api-keys.js';
+
+export const JWT_ISSUER = 'dogshop-shop';
+export const JWT_AUDIENCE = 'dogshop-shop-customers';
+
+export interface CustomerClaims {
+  sub: string;
+  email: string;
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: CustomerClaims;
+    user: CustomerClaims & { iat: number; exp: number };
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook: a known, unrevoked `X-API-Key`, else 401. */
+    requireApiKey: (request: FastifyRequest) => Promise<void>;
+    /** onRequest hook: a valid bearer token of an existing customer, else 401. */
+    requireCustomer: (request: FastifyRequest) => Promise<void>;
+    signCustomerToken: (customer: { id: number; email: string }) => string;
+  }
+  interface FastifyRequest {
+    customerId: number;
+  }
+}
+
+/**
+ * The two schemes of the spec. JWTs are HS256 only (every other algorithm, `none` included, is
+ * refused), carry a fixed issuer and audience that are checked, and name an existing customer.
+ */
+export const auth = fp<{ secret: string; ttl: string }>(
+  async (app: FastifyInstance, opts) => {
+    await app.register(jwt, {
+      secret: opts.secret,
+      sign: { algorithm: 'HS256', iss: JWT_ISSUER, aud: JWT_AUDIENCE, expiresIn: opts.ttl },
+      verify: { algorithms: ['HS256'], allowedIss: JWT_ISSUER, allowedAud: JWT_AUDIENCE },
+    });
+
+    app.decorateRequest('customerId', 0);
+
+    app.decorate('requireApiKey', async (request: FastifyRequest) => {
+      const key = request.headers['x-api-key'];
+      if (typeof key !== 'string' || key.length === 0) throw unauthorized('Missing API key');
+      if (key.length > 256 || !(await isActiveApiKey(app.db, key))) {
+        throw unauthorized('Invalid or revoked API key');
+      }
+    });
+
+    app.decorate('requireCustomer', async (request: FastifyRequest) => {
+      if (!request.headers.authorization) throw unauthorized('Missing bearer token');
+      let claims: CustomerClaims;
+      try {
+        claims = await request.jwtVerify<CustomerClaims>();
+      } catch {
+        throw unauthorized('Invalid or expired token');
+      }
+      const id = Number(claims.sub);
+      const exists =
+        Number.isSafeInteger(id) &&
+        id > 0 &&
+        (await app.db.customer.findUnique({ where: { id }, select: { id: true } })) !== null;
+      if (!exists) throw unauthorized('Invalid or expired token');
+      request.customerId = id;
+    });
+
+    app.decorate('signCustomerToken', (customer: { id: number; email: string }) =>
+      app.jwt.sign({ sub: String(customer.id), email: customer.email }),
+    );
+  },
+  { name: 'auth', dependencies: ['database'] },
+);

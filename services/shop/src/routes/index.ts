@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { categoryRoutes } from './categories/index.js';
+import { customerAccountRoutes, customerProfileRoutes } from './customers/index.js';
+import { newsletterRoutes } from './newsletter/index.js';
+import { orderRoutes } from './orders/index.js';
+import { productRoutes } from './products/index.js';
+import { reviewListRoutes, reviewWriteRoutes } from './reviews/index.js';
+import { statsRoutes } from './stats/index.js';
+
+export interface RouteOptions {
+  authRateLimitPerMinute: number;
+}
+
+/**
+ * Auth is applied per subtree: everything needs `X-API-Key` except the bearer operations
+ * (profile, addresses, writing a review), which need a customer's token instead.
+ */
+export const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, opts) => {
+  await app.register(async (apiKeyScope) => {
+    apiKeyScope.addHook('onRequest', apiKeyScope.requireApiKey);
+    await apiKeyScope.register(productRoutes);
+    await apiKeyScope.register(categoryRoutes);
+    await apiKeyScope.register(reviewListRoutes);
+    await apiKeyScope.register(orderRoutes);
+    await apiKeyScope.register(customerAccountRoutes, opts);
+    await apiKeyScope.register(newsletterRoutes);
+    await apiKeyScope.register(statsRoutes);
+  });
+  await app.register(async (bearerScope) => {
+    bearerScope.addHook('onRequest', bearerScope.requireCustomer);
+    await bearerScope.register(customerProfileRoutes);
+    await bearerScope.register(reviewWriteRoutes);
+  });
+};

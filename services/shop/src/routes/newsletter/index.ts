@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+
+// TODO(owner of this resource): routes not implemented yet.
+export const newsletterRoutes: FastifyPluginAsyncTypebox = async () => {};

@@ -1,0 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+
+// TODO(owner of this resource): routes not implemented yet.
+export const reviewListRoutes: FastifyPluginAsyncTypebox = async () => {};
+export const reviewWriteRoutes: FastifyPluginAsyncTypebox = async () => {};

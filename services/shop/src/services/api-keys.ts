@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/client.js';
+
+const KEY_PREFIX = 'shop_';
+
+/** Keys carry 256 random bits, so SHA-256 is a safe, constant-cost way to store them. */
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export interface ApiKeyInfo {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+const infoSelect = { id: true, name: true, prefix: true, createdAt: true, revokedAt: true } as const;
+
+/** Creates a key; the plain key is returned once and never stored. */
+export async function createApiKey(db: Db, name: string): Promise<{ key: string; info: ApiKeyInfo }> {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const info = await db.apiKey.create({
+    data: { name, keyHash: hashApiKey(key), prefix: key.slice(0, 12) },
+    select: infoSelect,
+  });
+  return { key, info };
+}
+
+/** Registers a key given from outside (SHOP_API_KEY); a no-op when it is already known. */
+export async function registerApiKey(db: Db, name: string, key: string): Promise<ApiKeyInfo> {
+  const keyHash = hashApiKey(key);
+  return db.apiKey.upsert({
+    where: { keyHash },
+    create: { name, keyHash, prefix: key.slice(0, 12) },
+    update: {},
+    select: infoSelect,
+  });
+}
+
+export const listApiKeys = (db: Db): Promise<ApiKeyInfo[]> =>
+  db.apiKey.findMany({ select: infoSelect, orderBy: { id: 'asc' } });
+
+/** Returns false when no such key exists; revoking twice keeps the first revocation time. */
+export async function revokeApiKey(db: Db, id: number): Promise<boolean> {
+  const found = await db.apiKey.findUnique({ where: { id }, select: { revokedAt: true } });
+  if (!found) return false;
+  if (!found.revokedAt) await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  return true;
+}
+
+/** The lookup is by hash, so timing reveals nothing about how much of a key was right. */
+export async function isActiveApiKey(db: Db, key: string): Promise<boolean> {
+  const found = await db.apiKey.findUnique({
+    where: { keyHash: hashApiKey(key) },
+    select: { revokedAt: true },
+  });
+  return found !== null && found.revokedAt === null;
+}
