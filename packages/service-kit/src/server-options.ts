@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyServerOptions, RawRequestDefaultExpression } from 'fastify';
+import { LogController, type FastifyServerOptions, type RawRequestDefaultExpression } from 'fastify';
 
 /** Incoming request ids are honoured only when harmless to echo into headers and logs. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,7 +28,7 @@ export function serverOptions(opts: { logLevel: string; bodyLimit?: number }): F
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     },
     bodyLimit: opts.bodyLimit ?? 100 * 1024,
-    requestIdLogLabel: 'request_id',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: (req: RawRequestDefaultExpression) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -8,6 +8,8 @@ export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The configuration the app was built with (its database included). */
+  config: ShopAppConfig;
   /** Injects a request carrying the test API key (unless headers override it). */
   request: (opts: InjectOptions) => Promise<LightMyRequestResponse>;
   close: () => Promise<void>;
@@ -16,7 +18,7 @@ export interface TestApp {
 /** The real app on its own fresh database, with a registered API key. */
 export async function createTestApp(overrides: Partial<ShopAppConfig> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const app = await buildApp({
+  const config: ShopAppConfig = {
     logLevel: 'silent',
     databaseUrl: database.url,
     databasePoolMax: 5,
@@ -26,11 +28,13 @@ export async function createTestApp(overrides: Partial<ShopAppConfig> = {}): Pro
     rateLimitPerMinute: 100_000,
     authRateLimitPerMinute: 100_000,
     ...overrides,
-  });
+  };
+  const app = await buildApp(config);
   await app.ready();
   await registerApiKey(app.db, 'tests', TEST_API_KEY);
   return {
     app,
+    config,
     request: (opts) =>
       app.inject({ ...opts, headers: { 'x-api-key': TEST_API_KEY, ...opts.headers } }),
     close: async () => {
