@@ -13,7 +13,8 @@ export function resolveJwtSecret(opts: {
   dataDir: string;
 }): string {
   if (opts.secret !== undefined) {
-    if (opts.secret.length < 32) throw new ConfigError('JWT_SECRET: must be at least 32 characters');
+    if (opts.secret.length < 32)
+      throw new ConfigError('JWT_SECRET: must be at least 32 characters');
     return opts.secret;
   }
   if (opts.production) throw new ConfigError('JWT_SECRET: required when NODE_ENV=production');

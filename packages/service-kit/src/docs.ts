@@ -31,10 +31,8 @@ export const apiDocs = fp<DocsOptions>(
       },
     });
     await app.register(swaggerUi, { routePrefix: opts.routePrefix ?? '/docs', staticCSP: true });
-    app.get(
-      '/openapi.json',
-      { schema: { hide: true }, config: { rateLimit: false } },
-      async () => app.swagger(),
+    app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () =>
+      app.swagger(),
     );
   },
   { name: 'api-docs' },

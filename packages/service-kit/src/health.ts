@@ -27,10 +27,14 @@ export const healthRoutes = fp<HealthOptions>(
       status: 'ok',
       uptime_s: Math.round((Date.now() - started) / 1000),
     }));
-    app.get('/ready', { schema: schema('Database is reachable'), config: noLimit }, async (_req, reply) => {
-      const ready = await opts.isReady().catch(() => false);
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
-    });
+    app.get(
+      '/ready',
+      { schema: schema('Database is reachable'), config: noLimit },
+      async (_req, reply) => {
+        const ready = await opts.isReady().catch(() => false);
+        return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
+      },
+    );
   },
   { name: 'health-routes' },
 );

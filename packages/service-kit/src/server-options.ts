@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { LogController, type FastifyServerOptions, type RawRequestDefaultExpression } from 'fastify';
+import {
+  LogController,
+  type FastifyServerOptions,
+  type RawRequestDefaultExpression,
+} from 'fastify';
 
 /** Incoming request ids are honoured only when harmless to echo into headers and logs. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,7 +25,10 @@ export const REDACTED_PATHS = [
  * from `X-Request-Id` (or generated) and logged as `request_id`, a 100 kB body limit, and Ajv set
  * up so that unknown body fields are rejected rather than silently dropped.
  */
-export function serverOptions(opts: { logLevel: string; bodyLimit?: number }): FastifyServerOptions {
+export function serverOptions(opts: {
+  logLevel: string;
+  bodyLimit?: number;
+}): FastifyServerOptions {
   return {
     logger: {
       level: opts.logLevel,
@@ -31,7 +38,9 @@ export function serverOptions(opts: { logLevel: string; bodyLimit?: number }): F
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: (req: RawRequestDefaultExpression) => {
       const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming)
+        ? incoming
+        : randomUUID();
     },
     // Slow-body clients are cut off rather than holding a connection open indefinitely.
     requestTimeout: 30_000,

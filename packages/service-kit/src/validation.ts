@@ -13,7 +13,9 @@ const shared: Options = { allErrors: false, strict: false, useDefaults: true };
  * and unknown properties are refused (the schemas say `additionalProperties: false`).
  */
 export function useStrictValidation(app: FastifyInstance): void {
-  const coercing = addFormats(new Ajv({ ...shared, coerceTypes: 'array', removeAdditional: false }));
+  const coercing = addFormats(
+    new Ajv({ ...shared, coerceTypes: 'array', removeAdditional: false }),
+  );
   const strict = addFormats(new Ajv({ ...shared, coerceTypes: false, removeAdditional: false }));
   app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema as object),

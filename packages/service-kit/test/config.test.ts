@@ -10,7 +10,10 @@ const Schema = Type.Object({
 
 describe('loadConfig', () => {
   it('converts strings to the declared types and applies defaults', () => {
-    expect(loadConfig(Schema, { PORT: '8080', SEED_DEMO: 'false' })).toEqual({ PORT: 8080, SEED_DEMO: false });
+    expect(loadConfig(Schema, { PORT: '8080', SEED_DEMO: 'false' })).toEqual({
+      PORT: 8080,
+      SEED_DEMO: false,
+    });
     expect(loadConfig(Schema, {})).toEqual({ PORT: 3000, SEED_DEMO: true });
   });
 

@@ -33,7 +33,9 @@ export const shopErrorBody = (statusCode: number, message: string) => ({
 
 /** Builds the shop app without listening; tests inject requests into it. */
 export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> {
-  const app = Fastify(serverOptions({ logLevel: config.logLevel })).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify(
+    serverOptions({ logLevel: config.logLevel }),
+  ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
 
   await app.register(errorEnvelope, { body: shopErrorBody });

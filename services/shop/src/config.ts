@@ -70,7 +70,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     }),
     jwtTtl: e.JWT_TTL,
     apiKey: e.SHOP_API_KEY,
-    corsOrigins: e.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: e.CORS_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     seedDemo: e.SEED_DEMO,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,

@@ -28,7 +28,9 @@ describe('GET /products', () => {
     expect(body.pagination).toEqual({ page: 1, limit: 20, total: 4, pages: 1 });
     expect(names(body)).not.toContain('Old collar');
     const created = body.data.map((p: { created_at: string; id: number }) => [p.created_at, p.id]);
-    const sorted = [...created].sort((a, b) => (a[0] === b[0] ? b[1] - a[1] : b[0].localeCompare(a[0])));
+    const sorted = [...created].sort((a, b) =>
+      a[0] === b[0] ? b[1] - a[1] : b[0].localeCompare(a[0]),
+    );
     expect(created).toEqual(sorted);
   });
 
@@ -38,14 +40,18 @@ describe('GET /products', () => {
   });
 
   it('includes descendants in the category filter', async () => {
-    const body = (await t.request({ method: 'GET', url: `/products?category=${ids.categoryId('Leads')}` })).json();
+    const body = (
+      await t.request({ method: 'GET', url: `/products?category=${ids.categoryId('Leads')}` })
+    ).json();
     expect(names(body).sort()).toEqual(['Blue lead', 'Red tracking lead']);
   });
 
   it('requires every search term in name or description, case-insensitively', async () => {
     const one = (await t.request({ method: 'GET', url: '/products?search=LEAD' })).json();
     expect(names(one).sort()).toEqual(['Blue lead', 'Red tracking lead']);
-    const both = (await t.request({ method: 'GET', url: '/products?search=lead%20biothane' })).json();
+    const both = (
+      await t.request({ method: 'GET', url: '/products?search=lead%20biothane' })
+    ).json();
     expect(names(both)).toEqual(['Red tracking lead']);
   });
 
@@ -58,7 +64,9 @@ describe('GET /products', () => {
   });
 
   it('applies inclusive price bounds', async () => {
-    const body = (await t.request({ method: 'GET', url: '/products?min_price=19.99&max_price=39.9' })).json();
+    const body = (
+      await t.request({ method: 'GET', url: '/products?min_price=19.99&max_price=39.9' })
+    ).json();
     expect(names(body).sort()).toEqual(['Blue lead', 'Red tracking lead']);
   });
 
@@ -97,11 +105,19 @@ describe('GET /products/:id', () => {
     const res = await t.request({ method: 'GET', url: `/products/${ids.productId('Blue lead')}` });
     expect(res.statusCode).toBe(200);
     expectContract(ProductDetailResponseSchema, res.json());
-    expect(res.json().data).toMatchObject({ name: 'Blue lead', category_name: 'Leads', price: 19.99, reviews: [] });
+    expect(res.json().data).toMatchObject({
+      name: 'Blue lead',
+      category_name: 'Leads',
+      price: 19.99,
+      reviews: [],
+    });
   });
 
   it('answers 404 for inactive and missing products, 400 for non-numeric ids', async () => {
-    expectShopError(await t.request({ method: 'GET', url: `/products/${ids.productId('Old collar')}` }), 404);
+    expectShopError(
+      await t.request({ method: 'GET', url: `/products/${ids.productId('Old collar')}` }),
+      404,
+    );
     expectShopError(await t.request({ method: 'GET', url: '/products/999999' }), 404);
     expectShopError(await t.request({ method: 'GET', url: '/products/abc' }), 400);
     expectShopError(await t.request({ method: 'GET', url: '/products/1.5' }), 400);

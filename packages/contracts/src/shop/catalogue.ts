@@ -29,7 +29,12 @@ export const ProductDetailSchema = Type.Object(
 export type ProductDetail = Static<typeof ProductDetailSchema>;
 
 export const ProductSortSchema = Type.Union(
-  [Type.Literal('newest'), Type.Literal('price_asc'), Type.Literal('price_desc'), Type.Literal('name')],
+  [
+    Type.Literal('newest'),
+    Type.Literal('price_asc'),
+    Type.Literal('price_desc'),
+    Type.Literal('name'),
+  ],
   { description: 'Order of the list (extension); default newest first, ties by id' },
 );
 export type ProductSort = Static<typeof ProductSortSchema>;

@@ -7,7 +7,11 @@ import { createDb, type Db } from '../db/client.js';
 import { createMigration } from '../db/migrations.js';
 import { openDatabase } from '../db/open-database.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
-import { existingCategoryNames, importCatalogue, parseCatalogue } from '../services/catalogue-import.js';
+import {
+  existingCategoryNames,
+  importCatalogue,
+  parseCatalogue,
+} from '../services/catalogue-import.js';
 import { demoCatalogue } from '../services/demo-catalogue.js';
 
 const USAGE = `usage: shop <command>
@@ -29,7 +33,11 @@ const commands: Record<string, Command> = {
   'migrate:new': async (args, _db, url) => {
     const name = args.find((a) => !a.startsWith('--'));
     if (!name) return usageError('migrate:new needs a name');
-    const folder = await createMigration({ databaseUrl: url, name, empty: args.includes('--empty') });
+    const folder = await createMigration({
+      databaseUrl: url,
+      name,
+      empty: args.includes('--empty'),
+    });
     console.log(folder ? `created ${folder}` : 'schema.prisma has no changes; nothing created');
     return 0;
   },
@@ -41,7 +49,10 @@ const commands: Record<string, Command> = {
   'catalogue:import': async (args, db) => {
     const file = args[0];
     if (!file) return usageError('catalogue:import needs a file');
-    const parsed = parseCatalogue(await readFile(file, 'utf8'), await existingCategoryNames(await db()));
+    const parsed = parseCatalogue(
+      await readFile(file, 'utf8'),
+      await existingCategoryNames(await db()),
+    );
     if (!parsed.ok) {
       console.error(`${file}: ${parsed.errors.length} invalid entries, nothing imported`);
       for (const error of parsed.errors) console.error(`  ${error}`);
@@ -63,7 +74,9 @@ const commands: Record<string, Command> = {
     if (keys.length === 0) console.log('no API keys');
     for (const k of keys) {
       const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
-      console.log(`#${k.id}\t${k.prefix}…\t${k.name}\tcreated ${k.createdAt.toISOString()}\t${state}`);
+      console.log(
+        `#${k.id}\t${k.prefix}…\t${k.name}\tcreated ${k.createdAt.toISOString()}\t${state}`,
+      );
     }
     return 0;
   },

@@ -61,10 +61,13 @@ export async function startEmbeddedPostgres(opts: {
       admin(async (c) => {
         const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
         if (exists.rowCount === 0) {
-          await c.query(`CREATE DATABASE ${ident(name)}${template ? ` TEMPLATE ${ident(template)}` : ''}`);
+          await c.query(
+            `CREATE DATABASE ${ident(name)}${template ? ` TEMPLATE ${ident(template)}` : ''}`,
+          );
         }
       }),
-    dropDatabase: (name) => admin((c) => c.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`)).then(() => {}),
+    dropDatabase: (name) =>
+      admin((c) => c.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`)).then(() => {}),
     stop: () => server.stop(),
   };
 }

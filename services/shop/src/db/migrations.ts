@@ -88,7 +88,10 @@ function withoutKnownExtensions(sql: string, migrations: MigrationList): string 
     .join('\n');
 }
 
-async function withEngine<T>(databaseUrl: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+async function withEngine<T>(
+  databaseUrl: string,
+  fn: (engine: SchemaEngine) => Promise<T>,
+): Promise<T> {
   const { SchemaEngine } = await import('@prisma/schema-engine-wasm');
   const schema = await readFile(SCHEMA_FILE, 'utf8');
   // Our own pool, so that it is closed when we are done; the shadow database (for diffs) gets a
@@ -179,7 +182,10 @@ async function withCharColumns(pool: IntrospectionPool): Promise<SqlDriverAdapte
 async function readMigrations(): Promise<MigrationList> {
   await mkdir(MIGRATIONS_DIR, { recursive: true });
   const entries = await readdir(MIGRATIONS_DIR, { withFileTypes: true });
-  const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const folders = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const lockfile = await readFile(path.join(MIGRATIONS_DIR, LOCKFILE), 'utf8').catch(() => null);
   return {
     baseDir: MIGRATIONS_DIR,

@@ -1,4 +1,9 @@
-import type { Product, ProductDetail, ProductListQuery, ProductListResponse } from '@dogshop/contracts/shop';
+import type {
+  Product,
+  ProductDetail,
+  ProductListQuery,
+  ProductListResponse,
+} from '@dogshop/contracts/shop';
 import { badRequest, notFound } from '@dogshop/service-kit';
 import type { Db } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -27,7 +32,10 @@ export function productToDto(row: ProductRow): Product {
   };
 }
 
-const ORDER_BY: Record<NonNullable<ProductListQuery['sort']>, Prisma.ProductOrderByWithRelationInput[]> = {
+const ORDER_BY: Record<
+  NonNullable<ProductListQuery['sort']>,
+  Prisma.ProductOrderByWithRelationInput[]
+> = {
   newest: [{ createdAt: 'desc' }, { id: 'desc' }],
   price_asc: [{ price: 'asc' }, { id: 'asc' }],
   price_desc: [{ price: 'desc' }, { id: 'desc' }],
@@ -35,7 +43,11 @@ const ORDER_BY: Record<NonNullable<ProductListQuery['sort']>, Prisma.ProductOrde
 };
 
 export async function listProducts(db: Db, query: ProductListQuery): Promise<ProductListResponse> {
-  if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price) {
+  if (
+    query.min_price !== undefined &&
+    query.max_price !== undefined &&
+    query.min_price > query.max_price
+  ) {
     throw badRequest('querystring.min_price must be less than or equal to max_price');
   }
   const where: Prisma.ProductWhereInput = {

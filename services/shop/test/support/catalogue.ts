@@ -11,11 +11,42 @@ export const TEST_CATALOGUE: Catalogue = {
     { name: 'Archive', description: 'Retired', parent: null, sort_order: 3, active: false },
   ],
   products: [
-    { name: 'Red tracking lead', description: 'Biothane, 10 m', price: 39.9, category: 'Tracking leads', stock: 5 },
-    { name: 'Blue lead', description: 'Short leather lead', price: 19.99, category: 'Leads', stock: 10 },
-    { name: 'Dog bowl', description: 'Steel bowl for travel', price: 9.5, category: 'Dogs', stock: 100 },
-    { name: 'Binoculars 8x42', description: 'Bright optics for dusk', price: 499, category: 'Optics', stock: 3 },
-    { name: 'Old collar', description: 'Discontinued red collar', price: 5, category: 'Dogs', stock: 1, active: false },
+    {
+      name: 'Red tracking lead',
+      description: 'Biothane, 10 m',
+      price: 39.9,
+      category: 'Tracking leads',
+      stock: 5,
+    },
+    {
+      name: 'Blue lead',
+      description: 'Short leather lead',
+      price: 19.99,
+      category: 'Leads',
+      stock: 10,
+    },
+    {
+      name: 'Dog bowl',
+      description: 'Steel bowl for travel',
+      price: 9.5,
+      category: 'Dogs',
+      stock: 100,
+    },
+    {
+      name: 'Binoculars 8x42',
+      description: 'Bright optics for dusk',
+      price: 499,
+      category: 'Optics',
+      stock: 3,
+    },
+    {
+      name: 'Old collar',
+      description: 'Discontinued red collar',
+      price: 5,
+      category: 'Dogs',
+      stock: 1,
+      active: false,
+    },
   ],
 };
 

@@ -15,7 +15,11 @@ export function expectShopError(
   message?: RegExp,
 ): void {
   const body = response.json() as { success: unknown; error: unknown; status_code: unknown };
-  expect({ status: response.statusCode, success: body.success, status_code: body.status_code }).toEqual({
+  expect({
+    status: response.statusCode,
+    success: body.success,
+    status_code: body.status_code,
+  }).toEqual({
     status,
     success: false,
     status_code: status,

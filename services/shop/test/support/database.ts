@@ -5,7 +5,8 @@ export const TEMPLATE_DATABASE = 'shop_test_template';
 
 function serverUrl(): string {
   const url = process.env.TEST_PG_SERVER_URL;
-  if (!url) throw new Error('TEST_PG_SERVER_URL is unset: run the tests through jest (global setup)');
+  if (!url)
+    throw new Error('TEST_PG_SERVER_URL is unset: run the tests through jest (global setup)');
   return url;
 }
 
@@ -25,6 +26,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
   return {
     url: `${serverUrl()}/${name}`,
-    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+    drop: () =>
+      admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
 }

@@ -28,11 +28,22 @@ export async function setup(): Promise<void> {
   // The real `migrate` command, in its own process (the WASM engine leaves a timer behind).
   execFileSync(
     process.execPath,
-    ['--experimental-wasm-modules', '--disable-warning=ExperimentalWarning', '--import', 'tsx', 'src/cli/index.ts', 'migrate'],
+    [
+      '--experimental-wasm-modules',
+      '--disable-warning=ExperimentalWarning',
+      '--import',
+      'tsx',
+      'src/cli/index.ts',
+      'migrate',
+    ],
     {
       cwd: PACKAGE_ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, DATABASE_URL: `${serverUrl}/${TEMPLATE_DATABASE}`, JWT_SECRET: 'x'.repeat(32) },
+      env: {
+        ...process.env,
+        DATABASE_URL: `${serverUrl}/${TEMPLATE_DATABASE}`,
+        JWT_SECRET: 'x'.repeat(32),
+      },
     },
   );
 }

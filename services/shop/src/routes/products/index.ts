@@ -36,6 +36,9 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProductDetailResponseSchema, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (request) => ({ success: true as const, data: await getProduct(app.db, request.params.id) }),
+    async (request) => ({
+      success: true as const,
+      data: await getProduct(app.db, request.params.id),
+    }),
   );
 };

@@ -11,7 +11,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Statistics'],
         operationId: 'getStats',
         summary: 'Overall counts',
-        description: '`products` and `categories` count active ones; `orders` and `customers` count all.',
+        description:
+          '`products` and `categories` count active ones; `orders` and `customers` count all.',
         response: { 200: StatsResponseSchema, ...errorResponses(401, 429) },
       },
     },
