@@ -1,0 +1,80 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { ConfigError } from '@dogshop/service-kit';
+import { readConfig } from '../src/config.js';
+import { prepareFirstStart } from '../src/first-start.js';
+import { isActiveApiKey, listApiKeys } from '../src/services/api-keys.js';
+import { createTestApp, type TestApp } from './support/app.js';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  jest.restoreAllMocks();
+});
+
+const KEY = 'k'.repeat(40);
+
+describe('first start', () => {
+  it('loads the demo catalogue into an empty shop and registers SHOP_API_KEY', async () => {
+    t = await createTestApp();
+    await prepareFirstStart(t.app, { seedDemo: true, apiKey: KEY, env: 'production' });
+    expect(await t.app.db.product.count()).toBeGreaterThan(0);
+    expect(await isActiveApiKey(t.app.db, KEY)).toBe(true);
+    const before = await t.app.db.product.count();
+    await prepareFirstStart(t.app, { seedDemo: true, apiKey: KEY, env: 'production' });
+    expect(await t.app.db.product.count()).toBe(before);
+  });
+
+  it('leaves the catalogue empty with SEED_DEMO=false', async () => {
+    t = await createTestApp();
+    await prepareFirstStart(t.app, { seedDemo: false, apiKey: undefined, env: 'production' });
+    expect(await t.app.db.product.count()).toBe(0);
+  });
+
+  it('prints a development key once when no key exists', async () => {
+    t = await createTestApp();
+    await t.app.db.apiKey.deleteMany();
+    const printed: string[] = [];
+    jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+    await prepareFirstStart(t.app, { seedDemo: false, apiKey: undefined, env: 'development' });
+    const key = printed.join('\n').match(/shop_[A-Za-z0-9_-]{43}/)?.[0];
+    expect(key).toBeDefined();
+    expect(await isActiveApiKey(t.app.db, key!)).toBe(true);
+    await prepareFirstStart(t.app, { seedDemo: false, apiKey: undefined, env: 'development' });
+    expect(await listApiKeys(t.app.db)).toHaveLength(1);
+  });
+});
+
+describe('configuration', () => {
+  const dataDir = () => mkdtempSync(path.join(os.tmpdir(), 'shop-config-'));
+
+  it('applies defaults and keeps a generated development secret across reads', () => {
+    const dir = dataDir();
+    const first = readConfig({ DATA_DIR: dir });
+    expect(first).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      jwtTtl: '1h',
+      seedDemo: true,
+      databasePoolMax: 10,
+    });
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readConfig({ DATA_DIR: dir }).jwtSecret).toBe(first.jwtSecret);
+  });
+
+  it.each([
+    [{ NODE_ENV: 'production' }, /^JWT_SECRET: required/],
+    [{ JWT_SECRET: 'short' }, /^JWT_SECRET: must be at least 32/],
+    [{ PORT: 'http' }, /^PORT: /],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
+    [{ JWT_TTL: 'forever' }, /^JWT_TTL: /],
+    [{ SEED_DEMO: 'maybe' }, /^SEED_DEMO: /],
+  ])('refuses %j with one line naming the variable', (env, message) => {
+    const run = () => readConfig({ DATA_DIR: dataDir(), ...env });
+    expect(run).toThrow(ConfigError);
+    expect(run).toThrow(message);
+  });
+});
