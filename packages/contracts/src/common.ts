@@ -1,4 +1,11 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import {
+  Type,
+  type Static,
+  type TLiteral,
+  type TObject,
+  type TSchema,
+  type TString,
+} from 'typebox';
 
 /** Error body of the shop: every 4xx/5xx, including 404/413/415/429/500. */
 export const ShopErrorSchema = Type.Object(
@@ -42,14 +49,26 @@ export const SuccessMessageSchema = Type.Object(
 );
 export type SuccessMessage = Static<typeof SuccessMessageSchema>;
 
-/** `{success: true, data}` envelope around any schema. */
-export const DataEnvelope = <T extends TSchema>(data: T, message = false) =>
-  message
+/**
+ * `{success: true, data}` envelope around any schema; with `message`, `{success, data, message}`.
+ * Overloads keep `message` in the static type (a ternary's union would reduce to the narrower shape).
+ */
+export function DataEnvelope<T extends TSchema>(
+  data: T,
+  message?: false,
+): TObject<{ success: TLiteral<true>; data: T }>;
+export function DataEnvelope<T extends TSchema>(
+  data: T,
+  message: true,
+): TObject<{ success: TLiteral<true>; data: T; message: TString }>;
+export function DataEnvelope<T extends TSchema>(data: T, message = false) {
+  return message
     ? Type.Object(
         { success: Type.Literal(true), data, message: Type.String() },
         { additionalProperties: false },
       )
     : Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
+}
 
 export const HealthSchema = Type.Object(
   { status: Type.String(), uptime_s: Type.Optional(Type.Number()) },

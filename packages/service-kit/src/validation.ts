@@ -10,13 +10,15 @@ const shared: Options = { allErrors: false, strict: false, useDefaults: true };
 /**
  * Two validators: query strings, params and headers arrive as text and are coerced to the declared
  * types; JSON bodies are validated strictly (a string where a number goes is a 400, not coerced),
- * and unknown properties are refused (the schemas say `additionalProperties: false`).
+ * and unknown properties are refused (the schemas say `additionalProperties: false`). Bodies are
+ * JSON only: Fastify's built-in text/plain parser is removed, so other types answer 415.
  */
 export function useStrictValidation(app: FastifyInstance): void {
   const coercing = addFormats(
     new Ajv({ ...shared, coerceTypes: 'array', removeAdditional: false }),
   );
   const strict = addFormats(new Ajv({ ...shared, coerceTypes: false, removeAdditional: false }));
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema as object),
   );

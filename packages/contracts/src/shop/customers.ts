@@ -64,7 +64,9 @@ const addressFields = {
   postal_code: Text(20),
   country: Text(100),
   phone: Type.String({ maxLength: 50 }),
-  is_default: Type.Boolean({ description: 'At most one default address; setting one clears the others' }),
+  is_default: Type.Boolean({
+    description: 'At most one default address; setting one clears the others',
+  }),
 };
 
 export const CreateAddressBodySchema = Type.Object(
@@ -85,6 +87,8 @@ export type CreateAddressBody = Static<typeof CreateAddressBodySchema>;
 
 export const UpdateAddressBodySchema = Type.Partial(CreateAddressBodySchema, {
   additionalProperties: false,
+  minProperties: 1,
+  description: 'The fields to change; at least one',
 });
 export type UpdateAddressBody = Static<typeof UpdateAddressBodySchema>;
 
@@ -118,8 +122,14 @@ export const UpdateProfileBodySchema = Type.Object(
     first_name: Type.Optional(Text(100)),
     last_name: Type.Optional(Text(100)),
     phone: Type.Optional(Type.String({ maxLength: 50 })),
-    newsletter: Type.Optional(Type.Boolean()),
+    newsletter: Type.Optional(
+      Type.Boolean({ description: 'Subscribes or unsubscribes the account e-mail address' }),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'The fields to change; at least one',
+  },
 );
 export type UpdateProfileBody = Static<typeof UpdateProfileBodySchema>;

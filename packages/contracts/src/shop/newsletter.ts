@@ -30,5 +30,8 @@ export const SubscribeResponseSchema = DataEnvelope(
   true,
 );
 
-export const UnsubscribeBodySchema = Type.Object({ email: Email() }, { additionalProperties: false });
+export const UnsubscribeBodySchema = Type.Object(
+  { email: Email() },
+  { additionalProperties: false },
+);
 export type UnsubscribeBody = Static<typeof UnsubscribeBodySchema>;

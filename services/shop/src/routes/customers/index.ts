@@ -1,6 +1,214 @@
+import { SuccessMessageSchema } from '@dogshop/contracts/common';
+import {
+  AddressParamsSchema,
+  AddressResponseSchema,
+  AuthResponseSchema,
+  CreateAddressBodySchema,
+  IdParamsSchema,
+  LoginBodySchema,
+  ProfileResponseSchema,
+  RegisterBodySchema,
+  UpdateAddressBodySchema,
+  UpdateProfileBodySchema,
+  type AuthResponse,
+} from '@dogshop/contracts/shop';
+import { forbidden } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createAddress, deleteAddress, updateAddress } from '../../services/addresses.js';
+import {
+  getProfile,
+  login,
+  registerCustomer,
+  updateProfile,
+  type Account,
+} from '../../services/customers.js';
 import type { RouteOptions } from '../index.js';
+import { bearerSecurity, errorResponses } from '../responses.js';
 
-// TODO(owner of this resource): routes not implemented yet.
-export const customerAccountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async () => {};
-export const customerProfileRoutes: FastifyPluginAsyncTypebox = async () => {};
+function authResponse(app: FastifyInstance, account: Account, message: string): AuthResponse {
+  return {
+    success: true,
+    data: {
+      customer_id: account.id,
+      email: account.email,
+      first_name: account.firstName,
+      last_name: account.lastName,
+      token: app.signCustomerToken(account),
+    },
+    message,
+  };
+}
+
+/** Register and login (API key scope), each with a stricter per-client rate limit against guessing. */
+export const customerAccountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, opts) => {
+  const authRateLimit = { rateLimit: { max: opts.authRateLimitPerMinute, timeWindow: 60_000 } };
+
+  app.post(
+    '/customers/register',
+    {
+      config: authRateLimit,
+      schema: {
+        tags: ['Customers'],
+        operationId: 'registerCustomer',
+        summary: 'Register a customer account',
+        description:
+          'Creates the account and logs it in (the answer carries a bearer token). The e-mail address is trimmed and lower-cased; passwords are 8 to 128 characters. `newsletter: true` also subscribes the address.',
+        body: RegisterBodySchema,
+        response: { 201: AuthResponseSchema, ...errorResponses(400, 401, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const account = await registerCustomer(app.db, request.body);
+      return reply.code(201).send(authResponse(app, account, 'Customer registered'));
+    },
+  );
+
+  app.post(
+    '/customers/login',
+    {
+      config: authRateLimit,
+      schema: {
+        tags: ['Customers'],
+        operationId: 'loginCustomer',
+        summary: 'Log in and get a bearer token',
+        description:
+          'An unknown e-mail address and a wrong password get the same 401 (the API key being valid).',
+        body: LoginBodySchema,
+        response: { 200: AuthResponseSchema, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      const account = await login(app.db, request.body.email, request.body.password);
+      return authResponse(app, account, 'Login successful');
+    },
+  );
+};
+
+/**
+ * preHandler: a token only opens its own customer's profile. Runs before anything is looked up,
+ * so a 403 tells nothing about whether the other customer exists.
+ */
+async function ownProfileOnly(request: FastifyRequest): Promise<void> {
+  // Every route using this hook declares the integer path parameter `id`.
+  const { id } = request.params as { id: number };
+  if (id !== request.customerId) {
+    throw forbidden(`path id ${id} is not the customer of the bearer token`);
+  }
+}
+
+const profileErrors = (...codes: number[]) => errorResponses(400, 401, 403, ...codes, 429);
+
+/** Profile and address book (bearer scope; the token's customer must be the one in the path). */
+export const customerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/customers/:id/profile',
+    {
+      preHandler: ownProfileOnly,
+      schema: {
+        tags: ['Customers'],
+        operationId: 'getCustomerProfile',
+        summary: "The bearer's profile with addresses",
+        description:
+          'Addresses: the default first, then in the order they were added. 403 for another customer.',
+        security: bearerSecurity,
+        params: IdParamsSchema,
+        response: { 200: ProfileResponseSchema, ...profileErrors(404) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getProfile(app.db, request.params.id),
+    }),
+  );
+
+  app.put(
+    '/customers/:id/profile',
+    {
+      preHandler: ownProfileOnly,
+      schema: {
+        tags: ['Customers'],
+        operationId: 'updateCustomerProfile',
+        summary: "Change the bearer's profile",
+        description:
+          'Only the fields sent change. `newsletter` subscribes (or re-activates) or unsubscribes the account address in the same transaction.',
+        security: bearerSecurity,
+        params: IdParamsSchema,
+        body: UpdateProfileBodySchema,
+        response: { 200: SuccessMessageSchema, ...profileErrors(404) },
+      },
+    },
+    async (request) => {
+      await updateProfile(app.db, request.params.id, request.body);
+      return { success: true as const, message: 'Profile updated' };
+    },
+  );
+
+  app.post(
+    '/customers/:id/addresses',
+    {
+      preHandler: ownProfileOnly,
+      schema: {
+        tags: ['Customers'],
+        operationId: 'createCustomerAddress',
+        summary: 'Add an address (extension)',
+        description:
+          'At most 20 addresses per customer (409 beyond). `is_default: true` makes it the only default address.',
+        security: bearerSecurity,
+        params: IdParamsSchema,
+        body: CreateAddressBodySchema,
+        response: { 201: AddressResponseSchema, ...profileErrors(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const address = await createAddress(app.db, request.params.id, request.body);
+      return reply
+        .code(201)
+        .send({ success: true as const, data: address, message: 'Address added' });
+    },
+  );
+
+  app.put(
+    '/customers/:id/addresses/:addressId',
+    {
+      preHandler: ownProfileOnly,
+      schema: {
+        tags: ['Customers'],
+        operationId: 'updateCustomerAddress',
+        summary: 'Change an address (extension)',
+        description:
+          "Only the fields sent change. `is_default: true` clears the other default. Another customer's address is 404.",
+        security: bearerSecurity,
+        params: AddressParamsSchema,
+        body: UpdateAddressBodySchema,
+        response: { 200: AddressResponseSchema, ...profileErrors(404, 409) },
+      },
+    },
+    async (request) => {
+      const { id, addressId } = request.params;
+      const address = await updateAddress(app.db, id, addressId, request.body);
+      return { success: true as const, data: address, message: 'Address updated' };
+    },
+  );
+
+  app.delete(
+    '/customers/:id/addresses/:addressId',
+    {
+      preHandler: ownProfileOnly,
+      schema: {
+        tags: ['Customers'],
+        operationId: 'deleteCustomerAddress',
+        summary: 'Delete an address (extension)',
+        description:
+          "Deleting the default address leaves no default. Another customer's address is 404.",
+        security: bearerSecurity,
+        params: AddressParamsSchema,
+        response: { 200: SuccessMessageSchema, ...profileErrors(404) },
+      },
+    },
+    async (request) => {
+      await deleteAddress(app.db, request.params.id, request.params.addressId);
+      return { success: true as const, message: 'Address deleted' };
+    },
+  );
+};

@@ -1,0 +1,253 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { JWT_AUDIENCE, JWT_ISSUER } from '../src/plugins/auth.js';
+import { createApiKey, revokeApiKey } from '../src/services/api-keys.js';
+import { createTestApp, TEST_JWT_SECRET, type TestApp } from './support/app.js';
+import { expectShopError } from './support/contract.js';
+import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
+
+let t: TestApp;
+let ann: RegisteredCustomer;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ann = await registerCustomer(t);
+});
+afterAll(() => t.close());
+
+const b64url = (value: object | string) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+
+/** A JWT built by hand, so every part of it can be wrong on purpose. */
+function craftToken(
+  claims: Record<string, unknown>,
+  opts: { secret?: string; alg?: 'HS256' | 'HS512' } = {},
+): string {
+  const alg = opts.alg ?? 'HS256';
+  const now = Math.floor(Date.now() / 1000);
+  const payload = { iss: JWT_ISSUER, aud: JWT_AUDIENCE, iat: now, exp: now + 3600, ...claims };
+  const signingInput = `${b64url({ alg, typ: 'JWT' })}.${b64url(payload)}`;
+  const hmac = createHmac(alg === 'HS256' ? 'sha256' : 'sha512', opts.secret ?? TEST_JWT_SECRET);
+  return `${signingInput}.${hmac.update(signingInput).digest('base64url')}`;
+}
+
+const claimsOf = (customer: RegisteredCustomer) => ({
+  sub: String(customer.id),
+  email: customer.email,
+});
+
+/** A bearer request without the API key: bearer operations do not need one. */
+const profileWith = (headers: Record<string, string>, id = ann.id) =>
+  t.app.inject({ method: 'GET', url: `/customers/${id}/profile`, headers });
+
+describe('API key', () => {
+  it('answers 401 on GET /products without an X-API-Key', async () => {
+    expectShopError(
+      await t.app.inject({ method: 'GET', url: '/products' }),
+      401,
+      /Missing API key/,
+    );
+  });
+
+  it('answers 401 for an unknown key', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/products',
+      headers: { 'x-api-key': 'shop_not-a-real-key' },
+    });
+    expectShopError(res, 401, /Invalid or revoked API key/);
+  });
+
+  it('answers 401 for a revoked key that worked before', async () => {
+    const { key, info } = await createApiKey(t.app.db, 'to revoke');
+    const withKey = () =>
+      t.app.inject({ method: 'GET', url: '/products', headers: { 'x-api-key': key } });
+    expect((await withKey()).statusCode).toBe(200);
+    expect(await revokeApiKey(t.app.db, info.id)).toBe(true);
+    expectShopError(await withKey(), 401, /Invalid or revoked API key/);
+  });
+
+  it('guards register and login too', async () => {
+    const payload = { email: ann.email, password: ann.password };
+    expectShopError(
+      await t.app.inject({ method: 'POST', url: '/customers/login', payload }),
+      401,
+      /API key/,
+    );
+    expectShopError(
+      await t.app.inject({
+        method: 'POST',
+        url: '/customers/register',
+        payload: { ...payload, first_name: 'A', last_name: 'B' },
+      }),
+      401,
+      /API key/,
+    );
+  });
+});
+
+describe('bearer token', () => {
+  it('opens the profile with a valid token and no API key', async () => {
+    expect((await profileWith(bearer(ann.token))).statusCode).toBe(200);
+    expect((await profileWith(bearer(craftToken(claimsOf(ann))))).statusCode).toBe(200);
+  });
+
+  it('is not replaced by an API key', async () => {
+    const res = await t.request({ method: 'GET', url: `/customers/${ann.id}/profile` });
+    expectShopError(res, 401, /Missing bearer token/);
+  });
+
+  it('answers 401 without a token, on every bearer route', async () => {
+    const routes = [
+      { method: 'GET', url: `/customers/${ann.id}/profile` },
+      { method: 'PUT', url: `/customers/${ann.id}/profile`, payload: { first_name: 'X' } },
+      { method: 'POST', url: `/customers/${ann.id}/addresses`, payload: {} },
+      { method: 'PUT', url: `/customers/${ann.id}/addresses/1`, payload: {} },
+      { method: 'DELETE', url: `/customers/${ann.id}/addresses/1` },
+    ] as const;
+    for (const route of routes)
+      expectShopError(await t.app.inject(route), 401, /Missing bearer token/);
+  });
+
+  it.each([
+    ['garbage', 'Bearer garbage'],
+    ['an empty bearer', 'Bearer '],
+    ['another scheme', 'Basic YW5uOnNlY3JldA=='],
+  ])('answers 401 for %s', async (_name, authorization) => {
+    expectShopError(await profileWith({ authorization }), 401);
+  });
+
+  it('answers 401 for an expired token', async () => {
+    const past = Math.floor(Date.now() / 1000) - 7200;
+    const res = await profileWith(
+      bearer(craftToken({ ...claimsOf(ann), iat: past, exp: past + 3600 })),
+    );
+    expectShopError(res, 401, /Invalid or expired token/);
+  });
+
+  it('answers 401 for a token signed by the app that has run out', async () => {
+    const token = t.app.jwt.sign(claimsOf(ann), { expiresIn: 1 });
+    expect((await profileWith(bearer(token))).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expectShopError(await profileWith(bearer(token)), 401, /Invalid or expired token/);
+  });
+
+  it('answers 401 for a tampered signature', async () => {
+    const [header, payload, signature] = ann.token.split('.') as [string, string, string];
+    const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    expectShopError(
+      await profileWith(bearer(`${header}.${payload}.${flipped}`)),
+      401,
+      /Invalid or expired token/,
+    );
+  });
+
+  it('answers 401 for a tampered payload (another customer id under the original signature)', async () => {
+    const bob = await registerCustomer(t);
+    const [header, , signature] = ann.token.split('.') as [string, string, string];
+    const now = Math.floor(Date.now() / 1000);
+    const forged = b64url({
+      ...claimsOf(bob),
+      iss: JWT_ISSUER,
+      aud: JWT_AUDIENCE,
+      iat: now,
+      exp: now + 3600,
+    });
+    expectShopError(await profileWith(bearer(`${header}.${forged}.${signature}`), bob.id), 401);
+  });
+
+  it('answers 401 for an unsigned alg:none token', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const payload = {
+      ...claimsOf(ann),
+      iss: JWT_ISSUER,
+      aud: JWT_AUDIENCE,
+      iat: now,
+      exp: now + 3600,
+    };
+    const token = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(payload)}.`;
+    expectShopError(await profileWith(bearer(token)), 401, /Invalid or expired token/);
+  });
+
+  it('answers 401 for an algorithm other than HS256, even with the right secret', async () => {
+    expectShopError(await profileWith(bearer(craftToken(claimsOf(ann), { alg: 'HS512' }))), 401);
+  });
+
+  it('answers 401 for a token signed with another secret', async () => {
+    const token = craftToken(claimsOf(ann), {
+      secret: 'another-secret-0123456789abcdef0123456789',
+    });
+    expectShopError(await profileWith(bearer(token)), 401, /Invalid or expired token/);
+  });
+
+  it('answers 401 for a wrong audience and for a wrong issuer', async () => {
+    expectShopError(
+      await profileWith(bearer(craftToken({ ...claimsOf(ann), aud: 'someone-else' }))),
+      401,
+    );
+    expectShopError(
+      await profileWith(bearer(craftToken({ ...claimsOf(ann), iss: 'someone-else' }))),
+      401,
+    );
+  });
+
+  it('answers 401 for a subject that is not a customer id', async () => {
+    for (const sub of ['abc', '0', '-1', '1.5', '99999999999999999999']) {
+      expectShopError(await profileWith(bearer(craftToken({ sub, email: ann.email }))), 401);
+    }
+  });
+
+  it('answers 401 for the token of a deleted customer', async () => {
+    const gone = await registerCustomer(t);
+    expect((await profileWith(bearer(gone.token), gone.id)).statusCode).toBe(200);
+    await t.app.db.customer.delete({ where: { id: gone.id } });
+    expectShopError(
+      await profileWith(bearer(gone.token), gone.id),
+      401,
+      /Invalid or expired token/,
+    );
+  });
+
+  it('authenticates before validating, so a bad path id without a token is still 401', async () => {
+    expectShopError(await t.app.inject({ method: 'GET', url: '/customers/abc/profile' }), 401);
+  });
+});
+
+describe('register and login rate limit', () => {
+  let limited: TestApp;
+
+  beforeAll(async () => {
+    limited = await createTestApp({ authRateLimitPerMinute: 3 });
+  });
+  afterAll(() => limited.close());
+
+  it('answers 429 with Retry-After in the envelope after 3 logins a minute', async () => {
+    const payload = { email: 'nobody@example.com', password: 'whatever1' };
+    for (let i = 0; i < 3; i++) {
+      const res = await limited.request({ method: 'POST', url: '/customers/login', payload });
+      expect(res.statusCode).toBe(401);
+    }
+    const res = await limited.request({ method: 'POST', url: '/customers/login', payload });
+    expectShopError(res, 429, /Too many requests/);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('limits registration on its own counter, and leaves other routes alone', async () => {
+    const register = (n: number) =>
+      limited.request({
+        method: 'POST',
+        url: '/customers/register',
+        payload: {
+          email: `r${n}@example.com`,
+          password: 'a good password',
+          first_name: 'R',
+          last_name: 'L',
+        },
+      });
+    for (let i = 0; i < 3; i++) expect((await register(i)).statusCode).toBe(201);
+    const res = await register(3);
+    expectShopError(res, 429);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect((await limited.request({ method: 'GET', url: '/products' })).statusCode).toBe(200);
+  });
+});
