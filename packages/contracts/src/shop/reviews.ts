@@ -35,7 +35,11 @@ export type ReviewListQuery = Static<typeof ReviewListQuerySchema>;
 
 export const ReviewSummarySchema = Type.Object(
   {
-    average_rating: Type.Number({ minimum: 0, maximum: 5, description: 'Rounded to 2 decimals; 0 when none' }),
+    average_rating: Type.Number({
+      minimum: 0,
+      maximum: 5,
+      description: 'Rounded to 2 decimals; 0 when none',
+    }),
     total_reviews: Type.Integer({ minimum: 0 }),
     rating_distribution: Type.Array(
       Type.Object(
@@ -51,7 +55,11 @@ export type ReviewSummary = Static<typeof ReviewSummarySchema>;
 
 export const ReviewListResponseSchema = DataEnvelope(
   Type.Object(
-    { reviews: Type.Array(ReviewSchema), pagination: PaginationSchema, summary: ReviewSummarySchema },
+    {
+      reviews: Type.Array(ReviewSchema),
+      pagination: PaginationSchema,
+      summary: ReviewSummarySchema,
+    },
     { additionalProperties: false },
   ),
 );
@@ -60,8 +68,18 @@ export type ReviewListResponse = Static<typeof ReviewListResponseSchema>;
 export const CreateReviewBodySchema = Type.Object(
   {
     rating: Type.Integer({ minimum: 1, maximum: 5 }),
-    title: Type.String({ minLength: 3, maxLength: 100, description: '3–100 characters after trimming' }),
-    comment: Type.String({ minLength: 10, maxLength: 1000, description: '10–1000 characters after trimming' }),
+    title: Type.String({
+      minLength: 3,
+      maxLength: 100,
+      description:
+        '3–100 characters; surrounding whitespace is removed before the check and not stored',
+    }),
+    comment: Type.String({
+      minLength: 10,
+      maxLength: 1000,
+      description:
+        '10–1000 characters; surrounding whitespace is removed before the check and not stored',
+    }),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Operator commands. Each runs against DATABASE_URL, or the embedded database of the data folder.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { ConfigError } from '@dogshop/service-kit';
 import { readConfig } from '../config.js';
 import { createDb, type Db } from '../db/client.js';
@@ -8,7 +9,7 @@ import { createMigration } from '../db/migrations.js';
 import { openDatabase } from '../db/open-database.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import {
-  existingCategoryNames,
+  existingCategories,
   importCatalogue,
   parseCatalogue,
 } from '../services/catalogue-import.js';
@@ -47,14 +48,20 @@ const commands: Record<string, Command> = {
     return 0;
   },
   'catalogue:import': async (args, db) => {
-    const file = args[0];
-    if (!file) return usageError('catalogue:import needs a file');
-    const parsed = parseCatalogue(
-      await readFile(file, 'utf8'),
-      await existingCategoryNames(await db()),
-    );
+    if (!args[0]) return usageError('catalogue:import needs a file');
+    // Named in full in messages: through `pnpm catalogue:import` the process runs in the package
+    // folder, which may not be where the operator thinks a relative path starts.
+    const file = path.resolve(args[0]);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      console.error(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      return 1;
+    }
+    const parsed = parseCatalogue(text, await existingCategories(await db()));
     if (!parsed.ok) {
-      console.error(`${file}: ${parsed.errors.length} invalid entries, nothing imported`);
+      console.error(`${file}: ${parsed.errors.length} problems, nothing imported`);
       for (const error of parsed.errors) console.error(`  ${error}`);
       return 1;
     }

@@ -8,7 +8,10 @@ export function toMoneyNumber(amount: Decimal | number | string): number {
   return Number(new Decimal(amount).toFixed(2));
 }
 
-/** True when a client-sent price names the catalogue's amount to the cent. */
+/**
+ * True when a client-sent price is exactly the catalogue's amount (19.99 matches 19.99; 19.994
+ * does not: it is not a price in cents at all).
+ */
 export function sameCents(catalogue: Decimal, sent: number): boolean {
-  return Number.isFinite(sent) && new Decimal(sent).toDecimalPlaces(2).equals(catalogue);
+  return Number.isFinite(sent) && new Decimal(sent).equals(catalogue);
 }

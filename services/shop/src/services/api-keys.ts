@@ -14,10 +14,19 @@ export interface ApiKeyInfo {
   revokedAt: Date | null;
 }
 
-const infoSelect = { id: true, name: true, prefix: true, createdAt: true, revokedAt: true } as const;
+const infoSelect = {
+  id: true,
+  name: true,
+  prefix: true,
+  createdAt: true,
+  revokedAt: true,
+} as const;
 
 /** Creates a key; the plain key is returned once and never stored. */
-export async function createApiKey(db: Db, name: string): Promise<{ key: string; info: ApiKeyInfo }> {
+export async function createApiKey(
+  db: Db,
+  name: string,
+): Promise<{ key: string; info: ApiKeyInfo }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const info = await db.apiKey.create({
     data: { name, keyHash: hashApiKey(key), prefix: key.slice(0, 12) },

@@ -2,23 +2,27 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Db } from '../db/client.js';
 
+// Names and references are trimmed before these checks (see `entries`), so a blank name fails
+// minLength and " Leads " refers to "Leads".
 const CategoryEntrySchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.Optional(Type.String({ maxLength: 5000 })),
-    parent: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    parent: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
     sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
     active: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
 
+// `price` has no `multipleOf: 0.01`: binary floats make that test wrong for valid prices such as
+// 99999999.99, so cents are checked on the number's decimal text instead (`hasCents`).
 const ProductEntrySchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 300 }),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
-    price: Type.Number({ minimum: 0, maximum: 99_999_999.99, multipleOf: 0.01 }),
-    category: Type.String({ minLength: 1 }),
+    price: Type.Number({ minimum: 0, maximum: 99_999_999.99 }),
+    category: Type.String({ minLength: 1, maxLength: 200 }),
     stock: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
     active: Type.Optional(Type.Boolean()),
   },
@@ -34,12 +38,44 @@ export interface Catalogue {
 
 export type ParseResult = { ok: true; catalogue: Catalogue } | { ok: false; errors: string[] };
 
+/** Categories already in the database: name → parent name (null for a root). */
+export type ExistingCategories = ReadonlyMap<string, string | null>;
+
+const TRIMMED_FIELDS = ['name', 'parent', 'category'];
+
+type Section = 'categories' | 'products';
+
+/** Problems found so far; reported in file order (file-level first, then by section and index). */
+class Problems {
+  private readonly list: Array<{ rank: number; index: number; text: string }> = [];
+
+  file(text: string): void {
+    this.list.push({ rank: 0, index: 0, text });
+  }
+
+  entry(section: Section, index: number, name: unknown, text: string): void {
+    const label =
+      typeof name === 'string' && name !== ''
+        ? `${section}[${index}] "${name}"`
+        : `${section}[${index}]`;
+    this.list.push({ rank: section === 'categories' ? 1 : 2, index, text: `${label}: ${text}` });
+  }
+
+  get texts(): string[] {
+    return [...this.list].sort((a, b) => a.rank - b.rank || a.index - b.index).map((p) => p.text);
+  }
+}
+
 /**
- * Validates a whole catalogue file and reports every bad entry (not just the first), so that an
- * import either writes everything or nothing. Category references must name a category of the
- * file or one already in the database (`existingCategories`); parents must not form a cycle.
+ * Validates a whole catalogue file and reports every bad entry (not just the first), each with
+ * its index in the file and its name, so that an import either writes everything or nothing.
+ * Category references must name a category of the file or one already in the database; parents
+ * must not form a cycle, also through categories of the database that the file re-parents.
  */
-export function parseCatalogue(text: string, existingCategories: ReadonlySet<string> = new Set()): ParseResult {
+export function parseCatalogue(
+  text: string,
+  existing: ExistingCategories = new Map(),
+): ParseResult {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -47,93 +83,180 @@ export function parseCatalogue(text: string, existingCategories: ReadonlySet<str
     return { ok: false, errors: [`not valid JSON: ${(error as Error).message}`] };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return { ok: false, errors: ['the file must be an object {"categories": [...], "products": [...]}'] };
+    return {
+      ok: false,
+      errors: ['the file must be an object {"categories": [...], "products": [...]}'],
+    };
   }
   const root = json as Record<string, unknown>;
-  const errors: string[] = [];
+  const problems = new Problems();
   for (const key of Object.keys(root)) {
-    if (key !== 'categories' && key !== 'products') errors.push(`unknown top-level field "${key}"`);
+    if (key !== 'categories' && key !== 'products')
+      problems.file(`unknown top-level field "${key}"`);
   }
-  const categories = entries(root.categories, 'categories', CategoryEntrySchema, errors);
-  const products = entries(root.products, 'products', ProductEntrySchema, errors);
+  const categories = entries(root.categories, 'categories', CategoryEntrySchema, problems);
+  const products = entries(root.products, 'products', ProductEntrySchema, problems, (p) =>
+    hasCents(p.price) ? undefined : `price ${p.price} has more than two decimals`,
+  );
 
-  const names = new Map<string, number>();
-  categories.forEach(({ value }, i) => {
-    const seen = names.get(value.name);
-    if (seen !== undefined) errors.push(`categories[${i}]: duplicate name "${value.name}" (also categories[${seen}])`);
-    else names.set(value.name, i);
-  });
-  categories.forEach(({ value }, i) => {
-    if (value.parent && !names.has(value.parent) && !existingCategories.has(value.parent)) {
-      errors.push(`categories[${i}] "${value.name}": parent "${value.parent}" is not a known category`);
+  // Names of every category entry, valid or not, so that a bad category is reported once rather
+  // than again by each entry that refers to it.
+  const known = (name: string) => categories.names.has(name) || existing.has(name);
+  const firstIndex = new Map<string, number>();
+  for (const { index, value } of categories.valid) {
+    const seen = firstIndex.get(value.name);
+    if (seen !== undefined) {
+      problems.entry('categories', index, value.name, `duplicate of categories[${seen}]`);
+    } else firstIndex.set(value.name, index);
+    if (value.parent && !known(value.parent)) {
+      problems.entry(
+        'categories',
+        index,
+        value.name,
+        `parent "${value.parent}" is not a known category`,
+      );
     }
-  });
-  errors.push(...parentCycles(categories.map((c) => c.value)));
+  }
+  for (const cycle of parentCycles(categories.valid, existing)) {
+    problems.entry('categories', cycle.index, cycle.name, `parents form a cycle (${cycle.path})`);
+  }
   const productKeys = new Map<string, number>();
-  products.forEach(({ value }, i) => {
-    if (!names.has(value.category) && !existingCategories.has(value.category)) {
-      errors.push(`products[${i}] "${value.name}": category "${value.category}" is not a known category`);
+  for (const { index, value } of products.valid) {
+    if (!known(value.category)) {
+      problems.entry(
+        'products',
+        index,
+        value.name,
+        `category "${value.category}" is not a known category`,
+      );
     }
     const key = `${value.category}\u0000${value.name}`;
     const seen = productKeys.get(key);
-    if (seen !== undefined) errors.push(`products[${i}]: duplicate of products[${seen}] "${value.name}" in "${value.category}"`);
-    else productKeys.set(key, i);
-  });
+    if (seen !== undefined) {
+      problems.entry(
+        'products',
+        index,
+        value.name,
+        `duplicate of products[${seen}] in "${value.category}"`,
+      );
+    } else productKeys.set(key, index);
+  }
+  const errors = problems.texts;
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
-    catalogue: { categories: categories.map((c) => c.value), products: products.map((p) => p.value) },
+    catalogue: {
+      categories: categories.valid.map((c) => c.value),
+      products: products.valid.map((p) => p.value),
+    },
   };
+}
+
+/** True when the number's shortest decimal form has at most two decimals (JSON 19.90 is 19.9). */
+const hasCents = (value: number) => /^\d+(\.\d{1,2})?$/.test(String(value));
+
+interface Entries<T> {
+  /** Entries that passed, with their index in the file. */
+  valid: Array<{ index: number; value: T }>;
+  /** The names of all entries that have one, valid or not. */
+  names: Set<string>;
 }
 
 function entries<T extends typeof CategoryEntrySchema | typeof ProductEntrySchema>(
   list: unknown,
-  field: string,
+  section: Section,
   schema: T,
-  errors: string[],
-): Array<{ value: Static<T> }> {
-  if (list === undefined) return [];
+  problems: Problems,
+  check: (value: Static<T>) => string | undefined = () => undefined,
+): Entries<Static<T>> {
+  const result: Entries<Static<T>> = { valid: [], names: new Set() };
+  if (list === undefined) return result;
   if (!Array.isArray(list)) {
-    errors.push(`"${field}" must be an array`);
-    return [];
+    problems.file(`"${section}" must be an array`);
+    return result;
   }
-  const valid: Array<{ value: Static<T> }> = [];
-  list.forEach((entry, i) => {
+  list.forEach((raw: unknown, index) => {
+    const entry = trimmed(raw);
+    const name =
+      typeof entry === 'object' && entry !== null ? (entry as { name?: unknown }).name : undefined;
+    if (typeof name === 'string' && name !== '') result.names.add(name);
     const first = Value.Errors(schema, entry)[0];
-    if (first) {
-      const label = typeof entry?.name === 'string' ? ` "${entry.name}"` : '';
-      const where = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : 'entry';
-      errors.push(`${field}[${i}]${label}: ${where} ${first.message}`);
-    } else valid.push({ value: entry as Static<T> });
+    const problem = first ? describe(first) : check(entry as Static<T>);
+    if (problem) problems.entry(section, index, name, problem);
+    else result.valid.push({ index, value: entry as Static<T> });
   });
-  return valid;
+  return result;
 }
 
-function parentCycles(categories: CategoryEntry[]): string[] {
-  const parentOf = new Map(categories.map((c) => [c.name, c.parent ?? null]));
-  const errors: string[] = [];
-  for (const start of parentOf.keys()) {
-    const seen = new Set<string>();
-    for (let at: string | null | undefined = start; at; at = parentOf.get(at)) {
-      if (seen.has(at)) {
-        errors.push(`category "${start}": its parents form a cycle`);
+/** "price must be >= 0", "unknown field "colour"", "missing price": the field and the rule. */
+function describe(error: {
+  keyword: string;
+  schemaPath: string;
+  instancePath: string;
+  params: unknown;
+  message: string;
+}): string {
+  const field = error.instancePath.slice(1).replaceAll('/', '.');
+  if (error.schemaPath.endsWith('/additionalProperties')) return `unknown field "${field}"`;
+  if (error.keyword === 'required') {
+    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties ?? [];
+    return `missing ${missing.join(', ')}`;
+  }
+  return `${field || 'entry'} ${error.message}`;
+}
+
+/** A copy of an entry with its name and references trimmed; anything else is returned as is. */
+function trimmed(entry: unknown): unknown {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry;
+  const copy: Record<string, unknown> = { ...entry };
+  for (const key of TRIMMED_FIELDS) {
+    const value = copy[key];
+    if (typeof value === 'string') copy[key] = value.trim();
+  }
+  return copy;
+}
+
+/**
+ * After the import, a category's parent is the file's (for categories of the file) or the one it
+ * already has. Each category of the file that is on a cycle of that tree is reported, with the
+ * cycle; one that merely leads into a cycle is not (the cycle's members are).
+ */
+function parentCycles(
+  categories: Array<{ index: number; value: CategoryEntry }>,
+  existing: ExistingCategories,
+): Array<{ index: number; name: string; path: string }> {
+  const parentOf = new Map(existing);
+  for (const { value } of categories) parentOf.set(value.name, value.parent ?? null);
+  const cycles: Array<{ index: number; name: string; path: string }> = [];
+  for (const { index, value } of categories) {
+    const path = [value.name];
+    const seen = new Set(path);
+    for (let at = parentOf.get(value.name); at; at = parentOf.get(at)) {
+      path.push(at);
+      if (at === value.name) {
+        cycles.push({ index, name: value.name, path: path.join(' → ') });
         break;
       }
+      if (seen.has(at)) break;
       seen.add(at);
     }
   }
-  return errors;
+  return cycles;
 }
 
-export async function existingCategoryNames(db: Db): Promise<Set<string>> {
-  const rows = await db.category.findMany({ select: { name: true } });
-  return new Set(rows.map((r) => r.name));
+/** The database's categories as name → parent name, for references and cycle checks. */
+export async function existingCategories(db: Db): Promise<Map<string, string | null>> {
+  const rows = await db.category.findMany({
+    select: { name: true, parent: { select: { name: true } } },
+  });
+  return new Map(rows.map((r) => [r.name, r.parent?.name ?? null]));
 }
 
 /**
  * Writes a catalogue that parseCatalogue accepted: upserts categories by name and products by
  * name within their category, in one transaction. Parents are linked after all categories exist,
- * so the file's order does not matter.
+ * so the file's order does not matter. The file is the truth for the entries it lists (an omitted
+ * optional field gets its default again); categories and products it does not list are left alone.
  */
 export async function importCatalogue(
   db: Db,

@@ -7,3 +7,7 @@ export const isUniqueViolation = (error: unknown): boolean =>
 /** P2025: the row an update or delete needed no longer exists. */
 export const isRecordNotFound = (error: unknown): boolean =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025';
+
+/** P2003: a foreign key refused the write (the row it points at is gone). */
+export const isForeignKeyViolation = (error: unknown): boolean =>
+  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003';

@@ -8,7 +8,7 @@ import { badRequest, notFound } from '@dogshop/service-kit';
 import type { Db } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { toMoneyNumber } from '../domain/money.js';
-import { reviewToDto, reviewWithAuthor } from './reviews.js';
+import { reviewToDto, reviewWithAuthor } from './review-dto.js';
 
 const MAX_SEARCH_TERMS = 10;
 

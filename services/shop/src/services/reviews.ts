@@ -1,24 +1,111 @@
-import type { Review } from '@dogshop/contracts/shop';
+import type {
+  CreateReviewBody,
+  ReviewListQuery,
+  ReviewListResponse,
+  ReviewSummary,
+} from '@dogshop/contracts/shop';
+import { conflict, unauthorized } from '@dogshop/service-kit';
+import type { Db } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
+import { isForeignKeyViolation, isUniqueViolation } from './prisma-errors.js';
+import { assertProductVisible } from './products.js';
+import { reviewToDto, reviewWithAuthor } from './review-dto.js';
 
-/** Reviews are shown with the reviewer's names, which come from the customer record. */
-export const reviewWithAuthor = {
-  include: { customer: { select: { firstName: true, lastName: true } } },
-} satisfies Prisma.Product$reviewsArgs;
+// Every order ends in id so that reviews created in the same millisecond still page
+// deterministically.
+const ORDER_BY: Record<ReviewListQuery['sort'], Prisma.ReviewOrderByWithRelationInput[]> = {
+  newest: [{ createdAt: 'desc' }, { id: 'desc' }],
+  oldest: [{ createdAt: 'asc' }, { id: 'asc' }],
+  rating: [{ rating: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }],
+};
 
-type ReviewRow = Prisma.ReviewGetPayload<typeof reviewWithAuthor>;
+const RATINGS = [5, 4, 3, 2, 1] as const;
 
-export function reviewToDto(row: ReviewRow): Review {
-  return {
-    id: row.id,
-    product_id: row.productId,
-    customer_id: row.customerId,
-    rating: row.rating,
-    title: row.title,
-    comment: row.comment,
-    first_name: row.customer.firstName,
-    last_name: row.customer.lastName,
-    helpful_count: row.helpfulCount,
-    created_at: row.createdAt.toISOString(),
+/** One page of a product's reviews; the summary covers all its reviews, whatever the filter. */
+export async function listReviews(
+  db: Db,
+  productId: number,
+  query: ReviewListQuery,
+): Promise<ReviewListResponse> {
+  await assertProductVisible(db, productId);
+  const where: Prisma.ReviewWhereInput = {
+    productId,
+    ...(query.rating !== undefined && { rating: query.rating }),
   };
+  const { page, limit } = query;
+  const [total, rows, summary] = await Promise.all([
+    db.review.count({ where }),
+    db.review.findMany({
+      where,
+      ...reviewWithAuthor,
+      orderBy: ORDER_BY[query.sort],
+      skip: (page - 1) * limit,
+      take: limit,
+    }),
+    reviewSummary(db, productId),
+  ]);
+  return {
+    success: true,
+    data: {
+      reviews: rows.map(reviewToDto),
+      pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+      summary,
+    },
+  };
+}
+
+/** Counted in the database (one GROUP BY over the product's index), never by loading reviews. */
+async function reviewSummary(db: Db, productId: number): Promise<ReviewSummary> {
+  const groups = await db.review.groupBy({
+    by: ['rating'],
+    where: { productId },
+    _count: { _all: true },
+  });
+  const counts = new Map(groups.map((g) => [g.rating, g._count._all]));
+  const distribution = RATINGS.map((rating) => ({ rating, count: counts.get(rating) ?? 0 }));
+  const total = distribution.reduce((sum, d) => sum + d.count, 0);
+  const points = distribution.reduce((sum, d) => sum + d.rating * d.count, 0);
+  return {
+    // Integer sums keep the average exact up to the single division; halves round up.
+    average_rating: total === 0 ? 0 : Math.round((points * 100) / total) / 100,
+    total_reviews: total,
+    rating_distribution: distribution,
+  };
+}
+
+/**
+ * Creates the customer's review of an active product. Title and comment arrive trimmed (the route
+ * trims before validation). The unique (product, customer) index is the only duplicate check, so
+ * concurrent twins cannot both pass: the loser's insert fails with P2002 and becomes a 409.
+ */
+export async function createReview(
+  db: Db,
+  productId: number,
+  customerId: number,
+  body: CreateReviewBody,
+): Promise<{ review_id: number }> {
+  await assertProductVisible(db, productId);
+  try {
+    const row = await db.review.create({
+      data: {
+        productId,
+        customerId,
+        rating: body.rating,
+        title: body.title,
+        comment: body.comment,
+      },
+      select: { id: true },
+    });
+    return { review_id: row.id };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw conflict(`You have already reviewed product ${productId}`);
+    }
+    // A foreign key failed: the product or the customer was deleted after the checks above.
+    if (isForeignKeyViolation(error)) {
+      await assertProductVisible(db, productId);
+      throw unauthorized('Invalid or expired token');
+    }
+    throw error;
+  }
 }

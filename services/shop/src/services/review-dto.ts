@@ -1,0 +1,24 @@
+import type { Review } from '@dogshop/contracts/shop';
+import type { Prisma } from '../generated/prisma/client.js';
+
+/** Reviews are shown with the reviewer's names, which come from the customer record. */
+export const reviewWithAuthor = {
+  include: { customer: { select: { firstName: true, lastName: true } } },
+} satisfies Prisma.Product$reviewsArgs;
+
+type ReviewRow = Prisma.ReviewGetPayload<typeof reviewWithAuthor>;
+
+export function reviewToDto(row: ReviewRow): Review {
+  return {
+    id: row.id,
+    product_id: row.productId,
+    customer_id: row.customerId,
+    rating: row.rating,
+    title: row.title,
+    comment: row.comment,
+    first_name: row.customer.firstName,
+    last_name: row.customer.lastName,
+    helpful_count: row.helpfulCount,
+    created_at: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,173 @@
+// The operator commands, run as real child processes against their own test database. Each
+// process costs a couple of seconds (TypeScript loading, migration check), so there are few.
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { PACKAGE_ROOT } from '../src/config.js';
+import { demoCatalogue } from '../src/services/demo-catalogue.js';
+import { TEST_JWT_SECRET } from './support/app.js';
+import { createTestDatabase } from './support/database.js';
+
+const CHILD_TIMEOUT = 60_000;
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // The app the keys are for, on the same database as the commands.
+  app = await buildApp({
+    logLevel: 'silent',
+    databaseUrl: database.url,
+    databasePoolMax: 2,
+    jwtSecret: TEST_JWT_SECRET,
+    jwtTtl: '1h',
+    corsOrigins: [],
+    rateLimitPerMinute: 100_000,
+    authRateLimitPerMinute: 100_000,
+  });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+  await database.drop();
+});
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--experimental-wasm-modules',
+        '--disable-warning=ExperimentalWarning',
+        '--import',
+        'tsx',
+        'src/cli/index.ts',
+        ...args,
+      ],
+      {
+        cwd: PACKAGE_ROOT,
+        env: { ...process.env, DATABASE_URL: database.url, JWT_SECRET: 'j'.repeat(32) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const listProducts = (key: string) =>
+  app.inject({ method: 'GET', url: '/products', headers: { 'x-api-key': key } });
+
+const counts = async () => ({
+  categories: await app.db.category.count(),
+  products: await app.db.product.count(),
+});
+
+describe('API key commands', () => {
+  it(
+    'api-key:create prints a working key, api-key:list shows it active, api-key:revoke makes it 401',
+    async () => {
+      const created = await cli('api-key:create', 'demo');
+      expect(created).toMatchObject({ code: 0 });
+      const id = Number(/#(\d+) "demo"/.exec(created.stdout)?.[1]);
+      const key = created.stdout.trim().split('\n').at(-1) ?? '';
+      expect(key).toMatch(/^shop_[A-Za-z0-9_-]{43}$/);
+      expect((await listProducts(key)).statusCode).toBe(200);
+
+      const listed = await cli('api-key:list');
+      expect(listed.code).toBe(0);
+      const line = listed.stdout.split('\n').find((l) => l.startsWith(`#${id}\t`));
+      expect(line).toMatch(/\tdemo\t.*\tactive$/);
+      // The listing shows a prefix only, never the key itself.
+      expect(listed.stdout).not.toContain(key);
+
+      const revoked = await cli('api-key:revoke', String(id));
+      expect(revoked).toMatchObject({ code: 0, stdout: `revoked API key #${id}\n` });
+      const res = await listProducts(key);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ success: false, status_code: 401 });
+    },
+    CHILD_TIMEOUT,
+  );
+});
+
+describe('catalogue commands', () => {
+  it(
+    'catalogue:import refuses a file with bad entries: exit 1, every bad entry printed, nothing written',
+    async () => {
+      const before = await counts();
+      const result = await cli('catalogue:import', 'test/fixtures/bad-catalogue.json');
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/bad-catalogue\.json: 9 problems, nothing imported/);
+      for (const entry of [
+        'categories[1]:',
+        'categories[3] "Whistles":',
+        'categories[4] "Optics":',
+        'products[1] "Negative lead":',
+        'products[2] "Fraction lead":',
+        'products[3] "Lost lead":',
+        'products[4] "Wordy lead":',
+        'products[5] "Coloured lead":',
+        'products[7] "Leather lead":',
+      ]) {
+        expect(result.stderr).toContain(entry);
+      }
+      expect(await counts()).toEqual(before);
+    },
+    CHILD_TIMEOUT,
+  );
+
+  it(
+    'catalogue:import imports a good file (exit 0), and seed loads the demo catalogue',
+    async () => {
+      const imported = await cli('catalogue:import', 'test/fixtures/catalogue.json');
+      expect(imported).toMatchObject({ code: 0, stdout: 'imported 5 categories, 6 products\n' });
+      const lead = await app.db.product.findFirstOrThrow({
+        where: { name: 'Tracking lead 10 m' },
+        select: {
+          price: true,
+          category: { select: { name: true, parent: { select: { name: true } } } },
+        },
+      });
+      expect([lead.price.toFixed(2), lead.category.name, lead.category.parent?.name]).toEqual([
+        '39.90',
+        'Tracking leads',
+        'Leads',
+      ]);
+
+      const seeded = await cli('seed');
+      expect(seeded.code).toBe(0);
+      for (const product of demoCatalogue().products) {
+        const found = await app.db.product.count({
+          where: { name: product.name, category: { name: product.category } },
+        });
+        expect([product.name, found]).toEqual([product.name, 1]);
+      }
+    },
+    CHILD_TIMEOUT,
+  );
+});
+
+it(
+  'exits 2 with the usage for an unknown command',
+  async () => {
+    const result = await cli('catalogue:export');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown command: catalogue:export');
+    expect(result.stderr).toContain('usage: shop <command>');
+    expect(result.stdout).toBe('');
+  },
+  CHILD_TIMEOUT,
+);

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { OrderStatus } from '@dogshop/contracts/shop';
+import { createTestApp, type TestApp } from './support/app.js';
+import { expectShopError } from './support/contract.js';
+import { addProduct, orderBody, stockOf, type OrderLine } from './support/orders.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const post = (items: OrderLine[]) =>
+  t.request({ method: 'POST', url: '/orders', payload: orderBody(items) });
+const setStatus = (id: number, status: OrderStatus) =>
+  t.request({ method: 'PUT', url: `/orders/${id}`, payload: { status } });
+
+async function placeOrder(items: OrderLine[]): Promise<number> {
+  const res = await post(items);
+  expect(res.statusCode).toBe(201);
+  return res.json().data.order_id;
+}
+
+const countBy = (codes: number[]) =>
+  codes.reduce<Record<number, number>>(
+    (acc, code) => ({ ...acc, [code]: (acc[code] ?? 0) + 1 }),
+    {},
+  );
+
+describe('concurrent orders', () => {
+  it('never oversell: 20 simultaneous orders for 5 in stock give five 201s and fifteen 409s', async () => {
+    const id = await addProduct(t.app, 'Last five', '4.20', 5);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => post([{ product_id: id, quantity: 1, price: 4.2 }])),
+    );
+    expect(countBy(responses.map((r) => r.statusCode))).toEqual({ 201: 5, 409: 15 });
+    for (const res of responses.filter((r) => r.statusCode === 409)) {
+      expectShopError(res, 409, /insufficient stock for product \d+ \(Last five\)/);
+    }
+    expect(await stockOf(t.app, id)).toBe(0);
+    const sold = await t.app.db.orderItem.aggregate({
+      where: { productId: id },
+      _sum: { quantity: true },
+    });
+    expect(sold._sum.quantity).toBe(5);
+  });
+
+  it('never deadlocks when orders name the same products in opposite order', async () => {
+    const a = await addProduct(t.app, 'Pair A', '1.00', 100);
+    const b = await addProduct(t.app, 'Pair B', '2.00', 100);
+    const ab = [
+      { product_id: a, quantity: 1, price: 1 },
+      { product_id: b, quantity: 1, price: 2 },
+    ];
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(i % 2 === 0 ? ab : [...ab].reverse())),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([80, 80]);
+  });
+
+  it('keeps stock consistent while orders and cancellations interleave', async () => {
+    const id = await addProduct(t.app, 'Busy shelf', '1.00', 10);
+    const first = await Promise.all(
+      Array.from({ length: 5 }, () => placeOrder([{ product_id: id, quantity: 2, price: 1 }])),
+    );
+    const responses = await Promise.all([
+      ...first.map((orderId) => setStatus(orderId, 'cancelled')),
+      ...Array.from({ length: 5 }, () => post([{ product_id: id, quantity: 2, price: 1 }])),
+    ]);
+    const created = responses.slice(5).filter((r) => r.statusCode === 201).length;
+    expect(responses.slice(0, 5).map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+    expect(await stockOf(t.app, id)).toBe(10 - 2 * created);
+  });
+});
+
+describe('concurrent status changes', () => {
+  it('lets exactly one of a simultaneous cancel and ship win', async () => {
+    const id = await addProduct(t.app, 'Contested', '3.00', 50);
+    for (let round = 0; round < 5; round++) {
+      const orderId = await placeOrder([{ product_id: id, quantity: 2, price: 3 }]);
+      expect((await setStatus(orderId, 'confirmed')).statusCode).toBe(200);
+      const stockBefore = await stockOf(t.app, id);
+      const [cancel, ship] = await Promise.all([
+        setStatus(orderId, 'cancelled'),
+        setStatus(orderId, 'shipped'),
+      ]);
+      expect([cancel!.statusCode, ship!.statusCode].sort()).toEqual([200, 409]);
+      const winner: OrderStatus = cancel!.statusCode === 200 ? 'cancelled' : 'shipped';
+      const loser = cancel!.statusCode === 200 ? ship! : cancel!;
+      expectShopError(loser, 409, new RegExp(`from ${winner} to`));
+      const order = await t.app.db.order.findUniqueOrThrow({ where: { id: orderId } });
+      expect(order.status).toBe(winner);
+      const history = await t.app.db.orderStatusChange.findMany({
+        where: { orderId },
+        orderBy: { id: 'asc' },
+      });
+      expect(history.map((h) => h.toStatus)).toEqual(['pending', 'confirmed', winner]);
+      expect(await stockOf(t.app, id)).toBe(winner === 'cancelled' ? stockBefore + 2 : stockBefore);
+    }
+  });
+
+  it('returns the stock once when the same order is cancelled twice at the same time', async () => {
+    const id = await addProduct(t.app, 'Double cancel', '1.00', 10);
+    const orderId = await placeOrder([{ product_id: id, quantity: 4, price: 1 }]);
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => setStatus(orderId, 'cancelled')),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+    const messages = responses.map((r) => r.json().message as string);
+    expect(messages.filter((m) => m.includes('changed from pending to cancelled'))).toHaveLength(1);
+    expect(await stockOf(t.app, id)).toBe(10);
+    expect(
+      await t.app.db.orderStatusChange.count({ where: { orderId, toStatus: 'cancelled' } }),
+    ).toBe(1);
+  });
+});
