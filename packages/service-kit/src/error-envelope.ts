@@ -6,7 +6,13 @@ export interface ErrorEnvelopeOptions {
   /** Renders a service's error body, e.g. `{success:false, error, status_code}`. */
   body: (statusCode: number, message: string) => Record<string, unknown>;
   /** Message texts for the errors the framework raises (services may translate them). */
-  messages?: Partial<Record<'notFound' | 'internal' | 'validation', string>>;
+  messages?: Partial<Record<'notFound' | 'internal' | 'validation', string>> & {
+    /**
+     * Replaces the framework's own English text for errors it raises with this status (malformed
+     * JSON 400, 413, 415, 503 …); a service's own HttpErrors keep their message.
+     */
+    byStatus?: Partial<Record<number, string>>;
+  };
 }
 
 /**
@@ -28,11 +34,14 @@ export const errorEnvelope = fp<ErrorEnvelopeOptions>(
         return reply.code(400).send(opts.body(400, message));
       }
       const status = error.statusCode ?? 500;
+      const translated = opts.messages?.byStatus?.[status];
       if (status >= 400 && status < 500) {
-        return reply.code(status).send(opts.body(status, error.message));
+        return reply.code(status).send(opts.body(status, translated ?? error.message));
       }
       if (status === 503) {
-        return reply.code(503).send(opts.body(503, 'Service temporarily unavailable'));
+        return reply
+          .code(503)
+          .send(opts.body(503, translated ?? 'Service temporarily unavailable'));
       }
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(opts.body(500, internal));

@@ -191,6 +191,17 @@ describe('bearer token', () => {
     );
   });
 
+  it('answers 401 for a correctly signed token without issuer, audience or expiry', async () => {
+    for (const missing of ['iss', 'aud', 'exp'] as const) {
+      const claims: Record<string, unknown> = { ...claimsOf(ann), [missing]: undefined };
+      const token = craftToken(claims);
+      expect(
+        JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()),
+      ).not.toHaveProperty(missing);
+      expectShopError(await profileWith(bearer(token)), 401, /Invalid or expired token/);
+    }
+  });
+
   it('answers 401 for a subject that is not a customer id', async () => {
     for (const sub of ['abc', '0', '-1', '1.5', '99999999999999999999']) {
       expectShopError(await profileWith(bearer(craftToken({ sub, email: ann.email }))), 401);

@@ -1,1 +1,4 @@
-export {};
+export { DirectoryErrorSchema, type DirectoryError } from '../common.js';
+export * from './shared.js';
+export * from './handlers.js';
+export * from './auth.js';

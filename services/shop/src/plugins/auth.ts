@@ -41,7 +41,13 @@ export const auth = fp<{ secret: string; ttl: string }>(
     await app.register(jwt, {
       secret: opts.secret,
       sign: { algorithm: 'HS256', iss: JWT_ISSUER, aud: JWT_AUDIENCE, expiresIn: opts.ttl },
-      verify: { algorithms: ['HS256'], allowedIss: JWT_ISSUER, allowedAud: JWT_AUDIENCE },
+      verify: {
+        algorithms: ['HS256'],
+        allowedIss: JWT_ISSUER,
+        allowedAud: JWT_AUDIENCE,
+        // allowedIss/allowedAud only check claims that are present; require them (and exp).
+        requiredClaims: ['iss', 'aud', 'sub', 'exp'],
+      },
     });
 
     app.decorateRequest('customerId', 0);

@@ -1,0 +1,95 @@
+import {
+  apiDocs,
+  errorEnvelope,
+  healthRoutes,
+  securityDefaults,
+  serverOptions,
+  useStrictValidation,
+} from '@dogshop/service-kit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DirectoryConfig } from './config.js';
+import { MESSAGES } from './messages.js';
+import { auth } from './plugins/auth.js';
+import { database } from './plugins/database.js';
+import { routes } from './routes/index.js';
+
+export type DirectoryAppConfig = Pick<
+  DirectoryConfig,
+  | 'logLevel'
+  | 'jwtSecret'
+  | 'jwtTtl'
+  | 'corsOrigins'
+  | 'rateLimitPerMinute'
+  | 'authRateLimitPerMinute'
+  | 'loginMaxFailures'
+  | 'loginFailureWindowMs'
+> & {
+  mongodbUri: string;
+  /** Database name; default: the one in the URI, else `handler_directory`. */
+  mongodbDbName?: string | undefined;
+};
+
+export const directoryErrorBody = (_statusCode: number, message: string) => ({
+  success: false,
+  message,
+});
+
+/** Builds the handler-directory app without listening; tests inject requests into it. */
+export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInstance> {
+  const app = Fastify(
+    serverOptions({ logLevel: config.logLevel }),
+  ).withTypeProvider<TypeBoxTypeProvider>();
+  useStrictValidation(app);
+
+  await app.register(errorEnvelope, {
+    body: directoryErrorBody,
+    messages: {
+      notFound: MESSAGES.routeNotFound,
+      internal: MESSAGES.internal,
+      validation: MESSAGES.invalidRequest,
+      byStatus: {
+        400: MESSAGES.malformedBody,
+        413: MESSAGES.bodyTooLarge,
+        415: MESSAGES.unsupportedMediaType,
+        503: MESSAGES.unavailable,
+      },
+    },
+  });
+  await app.register(securityDefaults, {
+    corsOrigins: config.corsOrigins,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    rateLimitMessage: MESSAGES.tooManyRequests,
+  });
+  await app.register(apiDocs, {
+    title: 'Hundeführer-Verzeichnis API',
+    version: '1.0.0',
+    description:
+      'Directory of hunting-dog handlers: a public list of available handlers (optionally nearest first) and an administrator area behind a JWT. Messages are German. Errors: `{success:false, message}`.',
+    securitySchemes: {
+      BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    },
+    tags: [
+      { name: 'Public', description: 'Available handlers, no login' },
+      { name: 'Auth', description: 'Administrator login' },
+      { name: 'Handlers', description: 'Manage handlers (viewer: read only)' },
+      { name: 'Export', description: 'All handlers as JSON or CSV' },
+      { name: 'Operations', description: 'Health and readiness' },
+    ],
+  });
+  await app.register(database, { uri: config.mongodbUri, dbName: config.mongodbDbName });
+  await app.register(auth, {
+    secret: config.jwtSecret,
+    ttl: config.jwtTtl,
+    loginMaxFailures: config.loginMaxFailures,
+    loginFailureWindowMs: config.loginFailureWindowMs,
+  });
+  await app.register(healthRoutes, {
+    isReady: async () => {
+      await app.db.ping();
+      return true;
+    },
+  });
+  await app.register(routes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
+  return app;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// Entry point of the operator commands (see commands.ts).
+import { ConfigError } from '@dogshop/service-kit';
+import { runCli } from './commands.js';
+import { readNewPassword } from './read-password.js';
+
+const io = {
+  out: (line: string) => console.log(line),
+  err: (line: string) => console.error(line),
+  readPassword: () => readNewPassword(process.env),
+};
+
+runCli(process.argv.slice(2), process.env, io).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,56 @@
+import mongoose, { type Connection } from 'mongoose';
+import { registerAdminModel, type AdminModel } from './admin-model.js';
+import { registerHandlerModel, type HandlerModel } from './handler-model.js';
+
+// Defence in depth against operator injection: request bodies are already validated as closed
+// schemas, and filters are still wrapped so that a `$`-object can never act as an operator.
+mongoose.set('sanitizeFilter', true);
+mongoose.set('strictQuery', true);
+
+export const DEFAULT_DATABASE = 'handler_directory';
+
+export interface DirectoryDb {
+  connection: Connection;
+  handlers: HandlerModel;
+  admins: AdminModel;
+  /** Resolves when the server answers a ping. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The database named in the URI path, else DEFAULT_DATABASE. */
+export function databaseNameOf(uri: string): string {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/?]+\/([^?]*)/.exec(uri);
+  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
+  return name || DEFAULT_DATABASE;
+}
+
+/** Connects, registers the models and builds their indexes (unique usernames among them). */
+export async function openDirectoryDb(
+  uri: string,
+  dbName = databaseNameOf(uri),
+): Promise<DirectoryDb> {
+  const connection = mongoose.createConnection(uri, {
+    dbName,
+    serverSelectionTimeoutMS: 5_000,
+    maxPoolSize: 10,
+  });
+  await connection.asPromise();
+  const handlers = registerHandlerModel(connection);
+  const admins = registerAdminModel(connection);
+  try {
+    await Promise.all([handlers.init(), admins.init()]);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return {
+    connection,
+    handlers,
+    admins,
+    ping: async () => {
+      await connection.db!.command({ ping: 1 });
+    },
+    close: () => connection.close(),
+  };
+}

@@ -1,0 +1,197 @@
+// Which MongoDB the server, the commands and the tests talk to, first match wins:
+//   1. MONGODB_URI when set (production, the CI pipeline);
+//   2. a real mongod started by mongodb-memory-server, only when a mongod binary is already on
+//      this machine (start-up never downloads one: that cannot finish "without waiting long";
+//      `pnpm mongod:download` fetches one into the cache ahead of time);
+//   3. the MongoDB wire-protocol stand-in (@dogshop/mongo-wire-server), for development and tests
+//      only.
+// With a data folder (the embedded default) the data survives restarts: mongod keeps it in
+// <dataDir>/mongod, the stand-in in <dataDir>/mongo-standin.json. The two are separate stores.
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { startMongoWireServer } from '@dogshop/mongo-wire-server';
+import { acquireDataDirLock } from './data-dir-lock.js';
+
+export type MongoKind = 'configured' | 'mongodb-memory-server' | 'stand-in';
+
+export interface MongoTarget {
+  uri: string;
+  kind: MongoKind;
+  /** One line for logs: which database this is. */
+  description: string;
+  /** Stops what this process started (nothing for a configured or joined database). */
+  close(): Promise<void>;
+}
+
+export interface MongoTargetOptions {
+  /** MONGODB_URI. */
+  uri?: string | undefined;
+  /** Keep the data in this folder (the embedded default); omit for a throw-away database. */
+  dataDir?: string;
+  /**
+   * When another process (the running server) owns the data folder's database, connect to it
+   * instead of refusing. Commands join; a second server refuses.
+   */
+  joinRunning?: boolean;
+  log: (line: string) => void;
+}
+
+/** Another process owns the data folder's embedded database (its message says which). */
+export class EmbeddedDatabaseInUseError extends Error {
+  override name = 'EmbeddedDatabaseInUseError';
+}
+
+/** How long a located mongod may take to start before the stand-in is used instead. */
+const MONGOD_START_TIMEOUT_MS = 10_000;
+export const STAND_IN_FILE = 'mongo-standin.json';
+
+export async function openMongoTarget(opts: MongoTargetOptions): Promise<MongoTarget> {
+  if (opts.uri) {
+    return {
+      uri: opts.uri,
+      kind: 'configured',
+      description: `MongoDB at MONGODB_URI (${withoutCredentials(opts.uri)})`,
+      close: async () => {},
+    };
+  }
+  if (!opts.dataDir) return startEmbedded(undefined, opts.log);
+
+  const lock = acquireDataDirLock(opts.dataDir);
+  if (!lock.acquired) {
+    const { pid, uri, kind } = lock.owner;
+    if (opts.joinRunning && uri) {
+      return {
+        uri,
+        kind: (kind as MongoKind | undefined) ?? 'stand-in',
+        description: `the embedded database of the running server (pid ${pid}) at ${uri}`,
+        close: async () => {},
+      };
+    }
+    throw new EmbeddedDatabaseInUseError(
+      `the embedded database in ${opts.dataDir} is in use by process ${pid}` +
+        (uri ? ` (${uri})` : ' (still starting)') +
+        '; stop that process first, or set MONGODB_URI',
+    );
+  }
+  try {
+    const target = await startEmbedded(opts.dataDir, opts.log);
+    lock.publish({ uri: target.uri, kind: target.kind });
+    return {
+      ...target,
+      close: async () => {
+        try {
+          await target.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startEmbedded(
+  dataDir: string | undefined,
+  log: (line: string) => void,
+): Promise<MongoTarget> {
+  const mongod = await startMemoryServer(dataDir, log);
+  if (mongod) return mongod;
+  const persistPath = dataDir ? path.join(dataDir, STAND_IN_FILE) : undefined;
+  const server = await startMongoWireServer({ ...(persistPath ? { persistPath } : {}), log });
+  return {
+    uri: server.uri,
+    kind: 'stand-in',
+    description:
+      `the MongoDB wire-protocol stand-in at ${server.uri} (development and tests only), ` +
+      (persistPath ? `data in ${persistPath}` : 'in memory'),
+    close: () => server.close(),
+  };
+}
+
+async function startMemoryServer(
+  dataDir: string | undefined,
+  log: (line: string) => void,
+): Promise<MongoTarget | undefined> {
+  const located = await locateMongod();
+  if (!located.binary) {
+    log(`mongodb-memory-server skipped: ${located.reason}; using the wire-protocol stand-in`);
+    return undefined;
+  }
+  const dbPath = dataDir ? path.join(dataDir, 'mongod') : undefined;
+  if (dbPath) mkdirSync(dbPath, { recursive: true });
+  const { MongoMemoryServer } = await import('mongodb-memory-server-core');
+  const starting = MongoMemoryServer.create({
+    binary: { systemBinary: located.binary },
+    instance: {
+      ...(dbPath ? { dbPath, storageEngine: 'wiredTiger' as const } : {}),
+      launchTimeout: MONGOD_START_TIMEOUT_MS,
+    },
+  });
+  try {
+    const server = await withTimeout(starting, MONGOD_START_TIMEOUT_MS + 2_000);
+    return {
+      uri: server.getUri(),
+      kind: 'mongodb-memory-server',
+      description: `mongod ${located.binary} via mongodb-memory-server at ${server.getUri()}, ${dbPath ? `data in ${dbPath}` : 'throw-away data'}`,
+      close: async () => {
+        await server.stop({ doCleanup: !dbPath });
+      },
+    };
+  } catch (error) {
+    // A late start must not leave a mongod behind.
+    starting.then((server) => server.stop({ doCleanup: !dbPath })).catch(() => {});
+    log(
+      `mongodb-memory-server could not start ${located.binary} (${String(error)}); using the wire-protocol stand-in`,
+    );
+    return undefined;
+  }
+}
+
+/** A mongod already on this machine: MONGOMS_SYSTEM_BINARY, `mongod` on PATH, or the download cache. */
+export async function locateMongod(): Promise<{ binary?: string; reason: string }> {
+  const configured = process.env.MONGOMS_SYSTEM_BINARY;
+  if (configured) {
+    return isExecutable(configured)
+      ? { binary: configured, reason: 'MONGOMS_SYSTEM_BINARY' }
+      : { reason: `MONGOMS_SYSTEM_BINARY=${configured} is not an executable file` };
+  }
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, process.platform === 'win32' ? 'mongod.exe' : 'mongod');
+    if (isExecutable(candidate)) return { binary: candidate, reason: 'mongod on PATH' };
+  }
+  try {
+    const { DryMongoBinary } = await import('mongodb-memory-server-core');
+    const options = await DryMongoBinary.generateOptions();
+    const cached = await DryMongoBinary.locateBinary(options);
+    if (cached) return { binary: cached, reason: 'mongodb-memory-server cache' };
+    return {
+      reason:
+        `no mongod binary on this machine (MONGOMS_SYSTEM_BINARY unset, none on PATH, ` +
+        `none for MongoDB ${options.version} in ${options.downloadDir}); run \`pnpm mongod:download\` to fetch one`,
+    };
+  } catch (error) {
+    return { reason: `could not look for a mongod binary (${String(error)})` };
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** mongodb://user:secret@host → mongodb://***@host, for logs. */
+export const withoutCredentials = (uri: string) => uri.replace(/\/\/[^@/]*@/, '//***@');

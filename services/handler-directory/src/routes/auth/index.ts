@@ -1,0 +1,49 @@
+import { LoginBodySchema, LoginResponseSchema } from '@dogshop/contracts/handler-directory';
+import { HttpError, unauthorized } from '@dogshop/service-kit';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LoginThrottle } from '../../domain/login-throttle.js';
+import { MESSAGES } from '../../messages.js';
+import { authenticate } from '../../services/admins.js';
+import type { RouteOptions } from '../index.js';
+import { errorResponses } from '../responses.js';
+
+export const authRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, opts) => {
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['Auth'],
+        operationId: 'login',
+        summary: 'Log in as an administrator and receive a JWT',
+        description:
+          'Unknown username and wrong password answer the same 401. After repeated failures for the same username from the same client, further attempts answer 429 with `Retry-After` until the window ends.',
+        security: [],
+        body: LoginBodySchema,
+        response: { 200: LoginResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
+      },
+      config: { rateLimit: { max: opts.authRateLimitPerMinute, timeWindow: 60_000 } },
+    },
+    async (request) => {
+      const { username, password } = request.body;
+      const key = LoginThrottle.key(request.ip, username);
+      const retryAfter = app.loginThrottle.retryAfterSeconds(key);
+      if (retryAfter > 0) {
+        throw new HttpError(429, MESSAGES.tooManyLoginFailures(retryAfter), {
+          'retry-after': String(retryAfter),
+        });
+      }
+      const admin = await authenticate(app.db, username, password);
+      if (!admin) {
+        app.loginThrottle.recordFailure(key);
+        throw unauthorized(MESSAGES.loginFailed);
+      }
+      app.loginThrottle.reset(key);
+      request.log.info({ admin: admin.username }, 'administrator logged in');
+      return {
+        success: true as const,
+        token: app.signAdminToken(admin),
+        user: { id: admin.id, username: admin.username },
+      };
+    },
+  );
+};

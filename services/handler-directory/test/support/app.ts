@@ -1,0 +1,78 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type DirectoryAppConfig } from '../../src/app.js';
+import { createAdmin, type AdminInfo } from '../../src/services/admins.js';
+import { testMongoUri, uniqueDbName } from './database.js';
+import { bearer } from './tokens.js';
+
+export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
+export const ADMIN = { username: 'anna.admin', password: 'admin-password-1234' };
+export const VIEWER = { username: 'viktor.viewer', password: 'viewer-password-1234' };
+
+export interface Account extends AdminInfo {
+  token: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** The configuration the app was built with (its database included). */
+  config: DirectoryAppConfig;
+  admin: Account;
+  viewer: Account;
+  /** Injects a request; `as` adds that account's bearer token. */
+  request: (opts: InjectOptions & { as?: Account }) => Promise<LightMyRequestResponse>;
+  /** Logs in through the API and returns the token. */
+  login: (username: string, password: string) => Promise<string>;
+  close: () => Promise<void>;
+}
+
+export function testConfig(overrides: Partial<DirectoryAppConfig> = {}): DirectoryAppConfig {
+  return {
+    logLevel: 'silent',
+    mongodbUri: testMongoUri(),
+    mongodbDbName: uniqueDbName(),
+    jwtSecret: TEST_JWT_SECRET,
+    jwtTtl: '1h',
+    corsOrigins: [],
+    rateLimitPerMinute: 100_000,
+    authRateLimitPerMinute: 100_000,
+    loginMaxFailures: 5,
+    loginFailureWindowMs: 15 * 60_000,
+    ...overrides,
+  };
+}
+
+/**
+ * The real app on its own database, with an admin and a viewer created through the service code
+ * and logged in through the API.
+ */
+export async function createTestApp(overrides: Partial<DirectoryAppConfig> = {}): Promise<TestApp> {
+  const config = testConfig(overrides);
+  const app = await buildApp(config);
+  await app.ready();
+  const login = async (username: string, password: string) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password },
+    });
+    if (res.statusCode !== 200)
+      throw new Error(`login of ${username} failed: ${res.statusCode} ${res.body}`);
+    return (res.json() as { token: string }).token;
+  };
+  const admin = await createAdmin(app.db, { ...ADMIN, role: 'admin' });
+  const viewer = await createAdmin(app.db, { ...VIEWER, role: 'viewer' });
+  const t: TestApp = {
+    app,
+    config,
+    admin: { ...admin, token: await login(ADMIN.username, ADMIN.password) },
+    viewer: { ...viewer, token: await login(VIEWER.username, VIEWER.password) },
+    request: ({ as, ...opts }) =>
+      app.inject({ ...opts, headers: { ...(as ? bearer(as.token) : {}), ...opts.headers } }),
+    login,
+    close: async () => {
+      await app.db.connection.dropDatabase();
+      await app.close();
+    },
+  };
+  return t;
+}
