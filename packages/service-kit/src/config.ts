@@ -1,5 +1,5 @@
 import { Value } from 'typebox/value';
-import type { Static, TObject } from 'typebox';
+import { Type, type Static, type TObject } from 'typebox';
 
 /** A configuration value that is missing or invalid; its message names the variable. */
 export class ConfigError extends Error {
@@ -31,3 +31,35 @@ function requiredName(params: unknown): string {
   const missing = (params as { requiredProperties?: string[] } | undefined)?.requiredProperties;
   return missing?.[0] ?? 'configuration';
 }
+
+/**
+ * The variables every service reads (DESIGN.md, "Operational contract"), to spread into a
+ * service's own schema: `Type.Object({ ...commonEnv({ port: 3000, jwtTtl: '1h', dataDir }), … })`.
+ */
+export function commonEnv(defaults: { port: number; jwtTtl: string; dataDir: string }) {
+  return {
+    NODE_ENV: Type.Union(
+      [Type.Literal('development'), Type.Literal('production'), Type.Literal('test')],
+      { default: 'development' },
+    ),
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaults.port }),
+    HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+    LOG_LEVEL: Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+      { default: 'info' },
+    ),
+    DATA_DIR: Type.String({ default: defaults.dataDir }),
+    JWT_SECRET: Type.Optional(Type.String()),
+    JWT_TTL: Type.String({ pattern: '^[1-9][0-9]*[smhd]$', default: defaults.jwtTtl }),
+    CORS_ORIGINS: Type.String({ default: '' }),
+    SEED_DEMO: Type.Boolean({ default: true }),
+    RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
+  };
+}
+
+/** `CORS_ORIGINS` as a list: comma-separated, blanks dropped. */
+export const parseOrigins = (value: string): string[] =>
+  value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);

@@ -1,4 +1,4 @@
-export { ConfigError, loadConfig } from './config.js';
+export { ConfigError, commonEnv, loadConfig, parseOrigins } from './config.js';
 export { resolveJwtSecret } from './dev-secret.js';
 export { apiDocs, type DocsOptions } from './docs.js';
 export { errorEnvelope, type ErrorEnvelopeOptions } from './error-envelope.js';
@@ -11,6 +11,7 @@ export {
   notFound,
   unauthorized,
 } from './http-error.js';
+export { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 export { runServer } from './run-server.js';
 export { securityDefaults, type SecurityOptions } from './security.js';
 export { REDACTED_PATHS, serverOptions } from './server-options.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, resolveJwtSecret } from '@dogshop/service-kit';
+import { commonEnv, loadConfig, parseOrigins, resolveJwtSecret } from '@dogshop/service-kit';
 import { Type, type Static } from 'typebox';
 import { ADMIN_PASSWORD_LIMITS, USERNAME_PATTERN } from './domain/admin-account.js';
 
@@ -9,25 +9,10 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 /** Every environment variable the handler directory reads; `.env.example` documents each one. */
 export const EnvSchema = Type.Object({
-  NODE_ENV: Type.Union(
-    [Type.Literal('development'), Type.Literal('production'), Type.Literal('test')],
-    { default: 'development' },
-  ),
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
-  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
-  ),
+  ...commonEnv({ port: 3001, jwtTtl: '8h', dataDir: path.join(PACKAGE_ROOT, '.data') }),
   MONGODB_URI: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://' })),
-  DATA_DIR: Type.String({ default: path.join(PACKAGE_ROOT, '.data') }),
-  JWT_SECRET: Type.Optional(Type.String()),
-  JWT_TTL: Type.String({ pattern: '^[1-9][0-9]*[smhd]$', default: '8h' }),
   ADMIN_USERNAME: Type.String({ pattern: USERNAME_PATTERN, default: 'admin' }),
   ADMIN_PASSWORD: Type.Optional(Type.String(ADMIN_PASSWORD_LIMITS)),
-  CORS_ORIGINS: Type.String({ default: '' }),
-  SEED_DEMO: Type.Boolean({ default: true }),
-  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   LOGIN_FAILURE_WINDOW_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
@@ -71,9 +56,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     jwtTtl: e.JWT_TTL,
     adminUsername: e.ADMIN_USERNAME.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
-    corsOrigins: e.CORS_ORIGINS.split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    corsOrigins: parseOrigins(e.CORS_ORIGINS),
     seedDemo: e.SEED_DEMO,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,

@@ -1,35 +1,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, resolveJwtSecret } from '@dogshop/service-kit';
+import { commonEnv, loadConfig, parseOrigins, resolveJwtSecret } from '@dogshop/service-kit';
 import { Type, type Static } from 'typebox';
 
 /** The service's package folder (src/ and dist/ both sit one level below it). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const Bool = (defaultValue: boolean) => Type.Boolean({ default: defaultValue });
-
 /** Every environment variable the shop reads; `.env.example` documents each one. */
 export const EnvSchema = Type.Object({
-  NODE_ENV: Type.Union(
-    [Type.Literal('development'), Type.Literal('production'), Type.Literal('test')],
-    { default: 'development' },
-  ),
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
-  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
-  ),
+  ...commonEnv({ port: 3000, jwtTtl: '1h', dataDir: path.join(PACKAGE_ROOT, '.data') }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
-  DATA_DIR: Type.String({ default: path.join(PACKAGE_ROOT, '.data') }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
-  JWT_SECRET: Type.Optional(Type.String()),
-  JWT_TTL: Type.String({ pattern: '^[1-9][0-9]*[smhd]$', default: '1h' }),
   SHOP_API_KEY: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
-  CORS_ORIGINS: Type.String({ default: '' }),
-  SEED_DEMO: Bool(true),
-  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -70,9 +53,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     }),
     jwtTtl: e.JWT_TTL,
     apiKey: e.SHOP_API_KEY,
-    corsOrigins: e.CORS_ORIGINS.split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    corsOrigins: parseOrigins(e.CORS_ORIGINS),
     seedDemo: e.SEED_DEMO,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DirectoryDb } from '../db/connection.js';
 import type { AdminRecord } from '../db/admin-model.js';
 import { newAccountProblems, normalizeUsername, type AdminRole } from '../domain/admin-account.js';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../domain/passwords.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '@dogshop/service-kit';
 
 export interface AdminInfo {
   id: string;

@@ -1,7 +1,7 @@
 import type { Profile, RegisterBody, UpdateProfileBody } from '@dogshop/contracts/shop';
 import { conflict, notFound, unauthorized } from '@dogshop/service-kit';
 import type { Db } from '../db/client.js';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../domain/passwords.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '@dogshop/service-kit';
 import { optionalText, requiredText } from '../domain/text.js';
 import { addressOrder, addressToDto } from './addresses.js';
 import { endSubscription, isActiveSubscriber, startSubscription } from './newsletter.js';

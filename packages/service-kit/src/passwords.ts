@@ -21,7 +21,7 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 let dummyHash: Promise<string> | undefined;
 
 /**
- * Spends the same work as a real check when the e-mail is unknown, so the response time of a
+ * Spends the same work as a real check when the account is unknown, so the response time of a
  * failed login does not tell whether the account exists. Always false.
  */
 export async function verifyAgainstDummy(password: string): Promise<false> {
