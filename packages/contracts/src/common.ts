@@ -70,6 +70,23 @@ export function DataEnvelope<T extends TSchema>(data: T, message = false) {
     : Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
 }
 
+/**
+ * Documentation only: a copy of `schema` carrying a `description` and JSON Schema `examples`
+ * (annotations: validation and serialization ignore them; the OpenAPI documents show them). The
+ * examples are type-checked against the schema. The original schema is left unchanged, so one
+ * contract can be documented differently by each operation that uses it.
+ */
+export function documented<T extends TSchema>(
+  schema: T,
+  doc: { description?: string; examples: Static<T>[] },
+): T {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(schema)) as T;
+  return Object.assign(copy, {
+    ...(doc.description === undefined ? {} : { description: doc.description }),
+    examples: doc.examples,
+  });
+}
+
 export const HealthSchema = Type.Object(
   { status: Type.String(), uptime_s: Type.Optional(Type.Number()) },
   { title: 'Health' },

@@ -28,6 +28,8 @@ export const REDACTED_PATHS = [
 export function serverOptions(opts: {
   logLevel: string;
   bodyLimit?: number;
+  /** Proxy hops in front of the service whose X-Forwarded-For is believed (0: none). */
+  trustProxyHops?: number;
 }): FastifyServerOptions {
   return {
     logger: {
@@ -35,6 +37,9 @@ export function serverOptions(opts: {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     },
     bodyLimit: opts.bodyLimit ?? 100 * 1024,
+    // Behind the gateway, the client address (rate limits, login throttling) comes from
+    // X-Forwarded-For; trusting a fixed hop count keeps clients from forging it.
+    trustProxy: (_address: string, hop: number) => hop < (opts.trustProxyHops ?? 0),
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: (req: RawRequestDefaultExpression) => {
       const incoming = req.headers['x-request-id'];

@@ -21,6 +21,7 @@ export type DirectoryAppConfig = Pick<
   | 'jwtTtl'
   | 'corsOrigins'
   | 'rateLimitPerMinute'
+  | 'trustProxyHops'
   | 'authRateLimitPerMinute'
   | 'loginMaxFailures'
   | 'loginFailureWindowMs'
@@ -38,7 +39,7 @@ export const directoryErrorBody = (_statusCode: number, message: string) => ({
 /** Builds the handler-directory app without listening; tests inject requests into it. */
 export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInstance> {
   const app = Fastify(
-    serverOptions({ logLevel: config.logLevel }),
+    serverOptions({ logLevel: config.logLevel, trustProxyHops: config.trustProxyHops }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
 

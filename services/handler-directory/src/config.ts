@@ -33,6 +33,7 @@ export interface DirectoryConfig {
   corsOrigins: string[];
   seedDemo: boolean;
   rateLimitPerMinute: number;
+  trustProxyHops: number;
   authRateLimitPerMinute: number;
   loginMaxFailures: number;
   loginFailureWindowMs: number;
@@ -59,6 +60,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     corsOrigins: parseOrigins(e.CORS_ORIGINS),
     seedDemo: e.SEED_DEMO,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,

@@ -22,6 +22,7 @@ export type ShopAppConfig = Pick<
   | 'jwtTtl'
   | 'corsOrigins'
   | 'rateLimitPerMinute'
+  | 'trustProxyHops'
   | 'authRateLimitPerMinute'
 > & { databaseUrl: string };
 
@@ -34,7 +35,7 @@ export const shopErrorBody = (statusCode: number, message: string) => ({
 /** Builds the shop app without listening; tests inject requests into it. */
 export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> {
   const app = Fastify(
-    serverOptions({ logLevel: config.logLevel }),
+    serverOptions({ logLevel: config.logLevel, trustProxyHops: config.trustProxyHops }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
 

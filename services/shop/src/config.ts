@@ -32,6 +32,7 @@ export interface ShopConfig {
   corsOrigins: string[];
   seedDemo: boolean;
   rateLimitPerMinute: number;
+  trustProxyHops: number;
   authRateLimitPerMinute: number;
 }
 
@@ -56,6 +57,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     corsOrigins: parseOrigins(e.CORS_ORIGINS),
     seedDemo: e.SEED_DEMO,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
   };
 }

@@ -25,6 +25,7 @@ beforeAll(async () => {
     jwtTtl: '1h',
     corsOrigins: [],
     rateLimitPerMinute: 100_000,
+    trustProxyHops: 0,
     authRateLimitPerMinute: 100_000,
   });
   await app.ready();

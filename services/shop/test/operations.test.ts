@@ -120,4 +120,26 @@ describe('rate limiting', () => {
       await limited.close();
     }
   });
+
+  it('counts clients by X-Forwarded-For only when a proxy hop is trusted', async () => {
+    const from = (ip: string) => ({
+      method: 'GET' as const,
+      url: '/categories',
+      headers: { 'x-forwarded-for': ip },
+    });
+    const direct = await createTestApp({ rateLimitPerMinute: 1 });
+    const proxied = await createTestApp({ rateLimitPerMinute: 1, trustProxyHops: 1 });
+    try {
+      // Direct clients cannot dodge the limit by forging the header.
+      expect((await direct.request(from('203.0.113.1'))).statusCode).toBe(200);
+      expectShopError(await direct.request(from('203.0.113.2')), 429);
+      // Behind the gateway, each client has its own budget.
+      expect((await proxied.request(from('203.0.113.1'))).statusCode).toBe(200);
+      expect((await proxied.request(from('203.0.113.2'))).statusCode).toBe(200);
+      expectShopError(await proxied.request(from('203.0.113.1')), 429);
+    } finally {
+      await direct.close();
+      await proxied.close();
+    }
+  });
 });

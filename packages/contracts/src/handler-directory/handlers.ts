@@ -2,10 +2,10 @@ import { Type, type Static } from 'typebox';
 import { SuccessMessageSchema } from '../common.js';
 import { DateTime, ObjectIdString } from './shared.js';
 
-export const Latitude = (description = 'Degrees north (WGS 84)') =>
-  Type.Number({ minimum: -90, maximum: 90, description });
-export const Longitude = (description = 'Degrees east (WGS 84)') =>
-  Type.Number({ minimum: -180, maximum: 180, description });
+export const Latitude = (description = 'Degrees north (WGS 84)', examples?: number[]) =>
+  Type.Number({ minimum: -90, maximum: 90, description, ...(examples ? { examples } : {}) });
+export const Longitude = (description = 'Degrees east (WGS 84)', examples?: number[]) =>
+  Type.Number({ minimum: -180, maximum: 180, description, ...(examples ? { examples } : {}) });
 
 /** GPS position of a handler; both coordinates are required when a position is given. */
 export const GpsSchema = Type.Object(
@@ -104,20 +104,25 @@ export type GpsBody = Static<typeof GpsBodySchema>;
 
 /** Any string: an id that is not an ObjectId names no handler and answers 404, not 400. */
 export const HandlerIdParamsSchema = Type.Object(
-  { id: Type.String({ description: 'Handler `_id`' }) },
+  { id: Type.String({ description: 'Handler `_id`', examples: ['665f1c2ab4d3e8a1c2f0b123'] }) },
   { additionalProperties: false },
 );
 export type HandlerIdParams = Static<typeof HandlerIdParamsSchema>;
 
 export const PublicHandlerListQuerySchema = Type.Object(
   {
-    lat: Type.Optional(Latitude('Search point, together with lng: nearest handlers first')),
-    lng: Type.Optional(Longitude('Search point, together with lat: nearest handlers first')),
+    lat: Type.Optional(
+      Latitude('Search point, together with lng: nearest handlers first', [52.52]),
+    ),
+    lng: Type.Optional(
+      Longitude('Search point, together with lat: nearest handlers first', [13.405]),
+    ),
     radius_km: Type.Optional(
       Type.Number({
         exclusiveMinimum: 0,
         maximum: 20_000,
         description: 'Only handlers within this distance of lat/lng',
+        examples: [300],
       }),
     ),
   },
@@ -141,6 +146,8 @@ export const DeleteHandlerResponseSchema = SuccessMessageSchema;
 
 export const ExportFormatSchema = Type.Union([Type.Literal('json'), Type.Literal('csv')], {
   default: 'json',
+  description: '`json` (default) or `csv`',
+  examples: ['csv'],
 });
 export const ExportQuerySchema = Type.Object(
   {
@@ -149,6 +156,7 @@ export const ExportQuerySchema = Type.Object(
       Type.Union([Type.Literal('comma'), Type.Literal('semicolon')], {
         default: 'comma',
         description: 'CSV field delimiter; `semicolon` for spreadsheet locales that expect it',
+        examples: ['semicolon'],
       }),
     ),
   },

@@ -35,23 +35,39 @@ export const ProductSortSchema = Type.Union(
     Type.Literal('price_desc'),
     Type.Literal('name'),
   ],
-  { description: 'Order of the list (extension); default newest first, ties by id' },
+  {
+    description: 'Order of the list (extension); default newest first, ties by id',
+    examples: ['price_asc'],
+  },
 );
 export type ProductSort = Static<typeof ProductSortSchema>;
 
 export const ProductListQuerySchema = Type.Object(
   {
-    page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-    limit: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
-    category: Type.Optional(Id('Category id; includes its descendants')),
+    page: Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      default: 1,
+      description: 'Page number, from 1',
+      examples: [1],
+    }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: 50,
+      default: 20,
+      description: 'Products per page',
+      examples: [20],
+    }),
+    category: Type.Optional(Id('Category id; includes its descendants', [3])),
     search: Type.Optional(
       Type.String({
         maxLength: 200,
         description: 'Every whitespace-separated term must occur in the name or description',
+        examples: ['tracking lead'],
       }),
     ),
-    min_price: Type.Optional(Money('Inclusive')),
-    max_price: Type.Optional(Money('Inclusive')),
+    min_price: Type.Optional(Money('Lowest price, inclusive', [10])),
+    max_price: Type.Optional(Money('Highest price, inclusive', [100])),
     sort: Type.Optional(ProductSortSchema),
   },
   { additionalProperties: false },

@@ -95,7 +95,7 @@ export type UpdateAddressBody = Static<typeof UpdateAddressBodySchema>;
 export const AddressResponseSchema = DataEnvelope(AddressSchema, true);
 
 export const AddressParamsSchema = Type.Object(
-  { id: Id(), addressId: Id() },
+  { id: Id("Customer id (the bearer token's customer)", [7]), addressId: Id('Address id', [4]) },
   { additionalProperties: false },
 );
 

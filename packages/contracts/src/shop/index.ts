@@ -4,3 +4,4 @@ export * from './reviews.js';
 export * from './orders.js';
 export * from './customers.js';
 export * from './newsletter.js';
+export * from './examples.js';

@@ -84,6 +84,7 @@ export const IdempotencyHeadersSchema = Type.Object({
       minLength: 1,
       maxLength: 255,
       description: 'Replays the first response for 24 hours (extension)',
+      examples: ['order-2026-03-20-jana-0001'],
     }),
   ),
 });

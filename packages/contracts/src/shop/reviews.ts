@@ -21,13 +21,33 @@ export type Review = Static<typeof ReviewSchema>;
 
 export const ReviewListQuerySchema = Type.Object(
   {
-    page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-    limit: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
+    page: Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      default: 1,
+      description: 'Page number, from 1',
+      examples: [1],
+    }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: 50,
+      default: 10,
+      description: 'Reviews per page',
+      examples: [10],
+    }),
     sort: Type.Union([Type.Literal('newest'), Type.Literal('oldest'), Type.Literal('rating')], {
       default: 'newest',
       description: '`rating` is rating descending, then newest',
+      examples: ['rating'],
     }),
-    rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+    rating: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 5,
+        description: 'Only reviews with this rating',
+        examples: [5],
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,16 +1,29 @@
 import { Type } from 'typebox';
 
 /** A positive 32-bit row id (PostgreSQL `integer`); larger values can name nothing. */
-export const Id = (description?: string) =>
-  Type.Integer({ minimum: 1, maximum: 2_147_483_647, ...(description ? { description } : {}) });
+export const Id = (description?: string, examples?: number[]) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 2_147_483_647,
+    ...(description ? { description } : {}),
+    ...(examples ? { examples } : {}),
+  });
 
-export const IdParamsSchema = Type.Object({ id: Id() }, { additionalProperties: false });
+export const IdParamsSchema = Type.Object(
+  { id: Id('Id of the product, order or customer named by the path', [12]) },
+  { additionalProperties: false },
+);
 
 export const DateTime = () => Type.String({ format: 'date-time' });
 
 /** Money as a JSON number with at most two decimals. */
-export const Money = (description?: string) =>
-  Type.Number({ minimum: 0, maximum: 99_999_999.99, ...(description ? { description } : {}) });
+export const Money = (description?: string, examples?: number[]) =>
+  Type.Number({
+    minimum: 0,
+    maximum: 99_999_999.99,
+    ...(description ? { description } : {}),
+    ...(examples ? { examples } : {}),
+  });
 
 export const Email = () => Type.String({ format: 'email', maxLength: 254 });
 

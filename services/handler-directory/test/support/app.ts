@@ -34,6 +34,7 @@ export function testConfig(overrides: Partial<DirectoryAppConfig> = {}): Directo
     jwtTtl: '1h',
     corsOrigins: [],
     rateLimitPerMinute: 100_000,
+    trustProxyHops: 0,
     authRateLimitPerMinute: 100_000,
     loginMaxFailures: 5,
     loginFailureWindowMs: 15 * 60_000,

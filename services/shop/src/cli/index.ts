@@ -6,7 +6,7 @@ import { ConfigError } from '@dogshop/service-kit';
 import { readConfig } from '../config.js';
 import { createDb, type Db } from '../db/client.js';
 import { createMigration } from '../db/migrations.js';
-import { openDatabase } from '../db/open-database.js';
+import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import {
   existingCategories,
@@ -24,14 +24,19 @@ const USAGE = `usage: shop <command>
   api-key:list                 list API keys
   api-key:revoke <id>          revoke an API key`;
 
-type Command = (args: string[], db: () => Promise<Db>, url: string) => Promise<number>;
+type Command = (args: string[], db: () => Promise<Db>, database: OpenedDatabase) => Promise<number>;
 
 const commands: Record<string, Command> = {
-  migrate: async () => {
-    console.log('migrations are up to date');
+  migrate: async (_args, _db, database) => {
+    console.log(
+      database.applied.length > 0
+        ? `applied migrations: ${database.applied.join(', ')}`
+        : 'no pending migrations',
+    );
     return 0;
   },
-  'migrate:new': async (args, _db, url) => {
+
+  'migrate:new': async (args, _db, { url }) => {
     const name = args.find((a) => !a.startsWith('--'));
     if (!name) return usageError('migrate:new needs a name');
     const folder = await createMigration({
@@ -112,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase(config, { migrate: true, log: (l) => console.error(l) });
   let db: Db | undefined;
   try {
-    return await command(args, async () => (db ??= createDb(database.url, 2)), database.url);
+    return await command(args, async () => (db ??= createDb(database.url, 2)), database);
   } finally {
     await db?.$disconnect();
     await database.close();

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { ShopConfig } from '../config.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { applyMigrations } from './migrations.js';
 
 export interface OpenedDatabase {
   url: string;
   embedded: boolean;
+  /** Migrations applied while opening (empty when none were pending or none were asked for). */
+  applied: string[];
   close(): Promise<void>;
 }
 
@@ -21,9 +22,12 @@ export async function openDatabase(
   opts: { migrate?: boolean; log?: (line: string) => void } = {},
 ): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
-    if (opts.migrate) await applyMigrations(config.databaseUrl);
-    return { url: config.databaseUrl, embedded: false, close: async () => {} };
+    const applied = opts.migrate ? await applyMigrations(config.databaseUrl) : [];
+    return { url: config.databaseUrl, embedded: false, applied, close: async () => {} };
   }
+  // Loaded only when used: importing embedded-postgres installs a SIGTERM hook that exits the
+  // process at once (143), which would cut graceful shutdown short in production.
+  const { startEmbeddedPostgres } = await import('./embedded-postgres.js');
   const server = await startEmbeddedPostgres({
     dir: path.join(config.dataDir, 'postgres'),
     port: config.embeddedPgPort,
@@ -33,5 +37,5 @@ export async function openDatabase(
   const url = server.url(EMBEDDED_DATABASE);
   const applied = await applyMigrations(url);
   if (applied.length > 0) opts.log?.(`applied migrations: ${applied.join(', ')}`);
-  return { url, embedded: true, close: () => server.stop() };
+  return { url, embedded: true, applied, close: () => server.stop() };
 }

@@ -26,6 +26,7 @@ export async function createTestApp(overrides: Partial<ShopAppConfig> = {}): Pro
     jwtTtl: '1h',
     corsOrigins: [],
     rateLimitPerMinute: 100_000,
+    trustProxyHops: 0,
     authRateLimitPerMinute: 100_000,
     ...overrides,
   };

@@ -1,4 +1,9 @@
-import { LoginBodySchema, LoginResponseSchema } from '@dogshop/contracts/handler-directory';
+import { documented } from '@dogshop/contracts/common';
+import {
+  EXAMPLE_ADMIN_TOKEN,
+  LoginBodySchema,
+  LoginResponseSchema,
+} from '@dogshop/contracts/handler-directory';
 import { HttpError, unauthorized } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LoginThrottle } from '../../domain/login-throttle.js';
@@ -18,8 +23,36 @@ export const authRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, o
         description:
           'Unknown username and wrong password answer the same 401. After repeated failures for the same username from the same client, further attempts answer 429 with `Retry-After` until the window ends.',
         security: [],
-        body: LoginBodySchema,
-        response: { 200: LoginResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
+        body: documented(LoginBodySchema, {
+          examples: [{ username: 'anna.admin', password: 'a long admin passphrase' }],
+        }),
+        response: {
+          200: documented(LoginResponseSchema, {
+            description: 'Logged in; `token` is the bearer token',
+            examples: [
+              {
+                success: true,
+                token: EXAMPLE_ADMIN_TOKEN,
+                user: { id: '665f1c2ab4d3e8a1c2f0b001', username: 'anna.admin' },
+              },
+            ],
+          }),
+          ...errorResponses(
+            [400, `${MESSAGES.invalidRequest}body.username must be string`],
+            [
+              401,
+              MESSAGES.loginFailed,
+              'Unknown username, wrong password or disabled account (same answer for all)',
+            ],
+            413,
+            415,
+            [
+              429,
+              MESSAGES.tooManyLoginFailures(840),
+              'Too many failed logins for this username from this client, or too many requests: retry after `Retry-After` seconds',
+            ],
+          ),
+        },
       },
       config: { rateLimit: { max: opts.authRateLimitPerMinute, timeWindow: 60_000 } },
     },

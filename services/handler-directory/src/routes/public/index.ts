@@ -1,6 +1,8 @@
+import { documented } from '@dogshop/contracts/common';
 import {
   PublicHandlerListQuerySchema,
   PublicHandlerListResponseSchema,
+  nearestHandlerExample,
 } from '@dogshop/contracts/handler-directory';
 import { badRequest } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -20,7 +22,13 @@ export const publicRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Only handlers with `available: true`, ordered by name. With `lat` and `lng` (both or neither): only those with a GPS position, nearest first by great-circle distance, each with `distance_km`; `radius_km` limits the distance.',
         security: [],
         querystring: PublicHandlerListQuerySchema,
-        response: { 200: PublicHandlerListResponseSchema, ...errorResponses(400, 429) },
+        response: {
+          200: documented(PublicHandlerListResponseSchema, {
+            description: 'The available handlers (nearest first when lat/lng are given)',
+            examples: [{ success: true, data: [nearestHandlerExample] }],
+          }),
+          ...errorResponses([400, MESSAGES.nearestNeedsBoth], 429),
+        },
       },
     },
     async (request) => {

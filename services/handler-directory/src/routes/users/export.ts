@@ -2,13 +2,26 @@ import {
   EXPORT_CSV_COLUMNS,
   ExportJsonResponseSchema,
   ExportQuerySchema,
+  handlerExample,
+  type ExportJsonResponse,
 } from '@dogshop/contracts/handler-directory';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { exportCsv, exportJson } from '../../services/handler-export.js';
+import { MESSAGES } from '../../messages.js';
 import { bearerSecurity, errorResponses } from '../responses.js';
 
 /** Export of every handler: any logged-in account (admin or viewer). */
+const JSON_EXAMPLE: ExportJsonResponse = {
+  success: true,
+  exportedAt: '2026-03-20T12:00:00.000Z',
+  data: [handlerExample],
+  count: 1,
+};
+const CSV_EXAMPLE =
+  '\ufeffid,name,address,phone,type,available,lat,lng,createdAt,updatedAt\r\n' +
+  '665f1c2ab4d3e8a1c2f0b123,Anna Bergmann,"Am Forsthaus 5, 29614 Soltau",+49 5191 987654,SW,true,52.9866,9.8429,2026-02-11T07:45:00.000Z,2026-03-02T16:10:27.000Z\r\n';
+
 export const userExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/export',
@@ -24,13 +37,24 @@ export const userExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: ExportQuerySchema,
         response: {
           200: {
-            description: 'The export',
+            description:
+              'The export: JSON, or with `format=csv` a CSV download (`Content-Disposition: attachment; filename="handlers-YYYY-MM-DD.csv"`)',
             content: {
-              'application/json': { schema: ExportJsonResponseSchema },
-              'text/csv': { schema: { type: 'string' } },
+              'application/json': {
+                schema: ExportJsonResponseSchema,
+                example: JSON_EXAMPLE,
+              },
+              'text/csv': { schema: { type: 'string' }, example: CSV_EXAMPLE },
             },
           },
-          ...errorResponses(400, 401, 429),
+          ...errorResponses(
+            [
+              400,
+              `${MESSAGES.invalidRequest}querystring.format must be equal to one of the allowed values`,
+            ],
+            401,
+            429,
+          ),
         },
       },
     },

@@ -1,3 +1,4 @@
+import { documented } from '@dogshop/contracts/common';
 import {
   AvailabilityBodySchema,
   CreateHandlerBodySchema,
@@ -7,6 +8,8 @@ import {
   HandlerListResponseSchema,
   HandlerResponseSchema,
   UpdateHandlerBodySchema,
+  handlerExample,
+  otherHandlerExample,
 } from '@dogshop/contracts/handler-directory';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MESSAGES } from '../../messages.js';
@@ -19,8 +22,17 @@ import {
   setGps,
   updateHandler,
 } from '../../services/handlers.js';
-import { bearerSecurity, errorResponses } from '../responses.js';
+import { bearerSecurity, errorResponses, type ErrorResponseSpec } from '../responses.js';
 import { prepareHandlerBody } from './prepare-handler-body.js';
+
+const handlerResponse = (description: string, data = handlerExample) =>
+  documented(HandlerResponseSchema, { description, examples: [{ success: true, data }] });
+const { address: _address, ...handlerWithoutAddress } = handlerExample;
+const notFound: ErrorResponseSpec = [
+  404,
+  MESSAGES.handlerNotFound,
+  'No handler with this id (also for an id that is not an ObjectId)',
+];
 
 /** Reading: every logged-in account (admin or viewer). */
 export const userReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -31,8 +43,16 @@ export const userReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Handlers'],
         operationId: 'listHandlers',
         summary: 'All handlers, available or not, by name',
+        description:
+          'Every handler, ordered by name (German collation: case-insensitive, umlauts with their base letter). Admin or viewer.',
         security: bearerSecurity,
-        response: { 200: HandlerListResponseSchema, ...errorResponses(401, 429) },
+        response: {
+          200: documented(HandlerListResponseSchema, {
+            description: 'All handlers',
+            examples: [{ success: true, data: [handlerExample, otherHandlerExample] }],
+          }),
+          ...errorResponses(401, 429),
+        },
       },
     },
     async () => ({
@@ -48,9 +68,13 @@ export const userReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Handlers'],
         operationId: 'getHandler',
         summary: 'One handler',
+        description: 'The handler with this `_id`, available or not. Admin or viewer.',
         security: bearerSecurity,
         params: HandlerIdParamsSchema,
-        response: { 200: HandlerResponseSchema, ...errorResponses(401, 404, 429) },
+        response: {
+          200: handlerResponse('The handler'),
+          ...errorResponses(401, notFound, 429),
+        },
       },
     },
     async (request) => ({
@@ -72,8 +96,22 @@ export const userWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           '`name` and `phone` are required; `available` defaults to true. Unknown fields are 400; read-only fields (`_id`, `createdAt`, `updatedAt`, `__v`) are ignored.',
         security: bearerSecurity,
-        body: CreateHandlerBodySchema,
-        response: { 201: HandlerResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
+        body: documented(CreateHandlerBodySchema, {
+          examples: [
+            {
+              name: 'Anna Bergmann',
+              address: 'Am Forsthaus 5, 29614 Soltau',
+              phone: '+49 5191 987654',
+              type: 'SW',
+              available: true,
+              gps: { lat: 52.9866, lng: 9.8429 },
+            },
+          ],
+        }),
+        response: {
+          201: handlerResponse('The handler was created'),
+          ...errorResponses(400, 401, 403, 413, 415, 429),
+        },
       },
       preValidation: prepareHandlerBody,
     },
@@ -94,10 +132,16 @@ export const userWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Only the fields given change; `null` removes `address`, `type` or `gps`. Read-only fields are ignored.',
         security: bearerSecurity,
         params: HandlerIdParamsSchema,
-        body: UpdateHandlerBodySchema,
+        body: documented(UpdateHandlerBodySchema, {
+          examples: [{ phone: '+49 5191 123123', address: null }],
+        }),
         response: {
-          200: HandlerResponseSchema,
-          ...errorResponses(400, 401, 403, 404, 413, 415, 429),
+          200: handlerResponse('The changed handler', {
+            ...handlerWithoutAddress,
+            phone: '+49 5191 123123',
+            updatedAt: '2026-03-21T08:00:00.000Z',
+          }),
+          ...errorResponses(400, 401, 403, notFound, 413, 415, 429),
         },
       },
       preValidation: prepareHandlerBody,
@@ -115,9 +159,16 @@ export const userWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Handlers'],
         operationId: 'deleteHandler',
         summary: 'Delete a handler',
+        description: 'Removes the handler for good. Admin only.',
         security: bearerSecurity,
         params: HandlerIdParamsSchema,
-        response: { 200: DeleteHandlerResponseSchema, ...errorResponses(401, 403, 404, 429) },
+        response: {
+          200: documented(DeleteHandlerResponseSchema, {
+            description: 'The handler was deleted',
+            examples: [{ success: true, message: MESSAGES.handlerDeleted }],
+          }),
+          ...errorResponses(401, 403, notFound, 429),
+        },
       },
     },
     async (request) => {
@@ -133,10 +184,15 @@ export const userWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Handlers'],
         operationId: 'setHandlerAvailability',
         summary: 'Set availability (moves the handler in or out of the public list)',
+        description:
+          '`available: false` takes the handler out of the public list, `true` puts it back. Admin only.',
         security: bearerSecurity,
         params: HandlerIdParamsSchema,
-        body: AvailabilityBodySchema,
-        response: { 200: HandlerResponseSchema, ...errorResponses(400, 401, 403, 404, 415, 429) },
+        body: documented(AvailabilityBodySchema, { examples: [{ available: false }] }),
+        response: {
+          200: handlerResponse('The changed handler', { ...handlerExample, available: false }),
+          ...errorResponses(400, 401, 403, notFound, 415, 429),
+        },
       },
     },
     async (request) => ({
@@ -152,10 +208,25 @@ export const userWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Handlers'],
         operationId: 'setHandlerGps',
         summary: 'Set the GPS position',
+        description:
+          'Both `lat` (−90..90) and `lng` (−180..180) are required; the position is used by the nearest search of the public list. Admin only.',
         security: bearerSecurity,
         params: HandlerIdParamsSchema,
-        body: GpsBodySchema,
-        response: { 200: HandlerResponseSchema, ...errorResponses(400, 401, 403, 404, 415, 429) },
+        body: documented(GpsBodySchema, { examples: [{ lat: 53.0793, lng: 8.8017 }] }),
+        response: {
+          200: handlerResponse('The changed handler', {
+            ...handlerExample,
+            gps: { lat: 53.0793, lng: 8.8017 },
+          }),
+          ...errorResponses(
+            [400, `${MESSAGES.invalidRequest}body.lat must be <= 90`],
+            401,
+            403,
+            notFound,
+            415,
+            429,
+          ),
+        },
       },
     },
     async (request) => ({

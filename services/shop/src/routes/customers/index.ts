@@ -1,5 +1,6 @@
-import { SuccessMessageSchema } from '@dogshop/contracts/common';
+import { SuccessMessageSchema, documented } from '@dogshop/contracts/common';
 import {
+  EXAMPLE_TOKEN,
   AddressParamsSchema,
   AddressResponseSchema,
   AuthResponseSchema,
@@ -10,6 +11,8 @@ import {
   RegisterBodySchema,
   UpdateAddressBodySchema,
   UpdateProfileBodySchema,
+  addressExample,
+  profileExample,
   type AuthResponse,
 } from '@dogshop/contracts/shop';
 import { forbidden } from '@dogshop/service-kit';
@@ -24,7 +27,19 @@ import {
   type Account,
 } from '../../services/customers.js';
 import type { RouteOptions } from '../index.js';
-import { bearerSecurity, errorResponses } from '../responses.js';
+import { bearerSecurity, errorResponses, type ErrorResponseSpec } from '../responses.js';
+
+const authExample = (message: string): AuthResponse => ({
+  success: true,
+  data: {
+    customer_id: 7,
+    email: 'jana.johannsen@example.com',
+    first_name: 'Jana',
+    last_name: 'Johannsen',
+    token: EXAMPLE_TOKEN,
+  },
+  message,
+});
 
 function authResponse(app: FastifyInstance, account: Account, message: string): AuthResponse {
   return {
@@ -54,8 +69,34 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
         summary: 'Register a customer account',
         description:
           'Creates the account and logs it in (the answer carries a bearer token). The e-mail address is trimmed and lower-cased; passwords are 8 to 128 characters. `newsletter: true` also subscribes the address.',
-        body: RegisterBodySchema,
-        response: { 201: AuthResponseSchema, ...errorResponses(400, 401, 409, 429) },
+        body: documented(RegisterBodySchema, {
+          examples: [
+            {
+              email: 'Jana.Johannsen@example.com',
+              password: 'correct horse battery',
+              first_name: 'Jana',
+              last_name: 'Johannsen',
+              phone: '+49 4131 123456',
+              newsletter: true,
+            },
+          ],
+        }),
+        response: {
+          201: documented(AuthResponseSchema, {
+            description: 'The account was created and is logged in',
+            examples: [authExample('Customer registered')],
+          }),
+          ...errorResponses(
+            [400, 'body.password must NOT have fewer than 8 characters'],
+            401,
+            [
+              409,
+              'email jana.johannsen@example.com is already registered',
+              'The e-mail address is already registered',
+            ],
+            429,
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -74,8 +115,24 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
         summary: 'Log in and get a bearer token',
         description:
           'An unknown e-mail address and a wrong password get the same 401 (the API key being valid).',
-        body: LoginBodySchema,
-        response: { 200: AuthResponseSchema, ...errorResponses(400, 401, 429) },
+        body: documented(LoginBodySchema, {
+          examples: [{ email: 'jana.johannsen@example.com', password: 'correct horse battery' }],
+        }),
+        response: {
+          200: documented(AuthResponseSchema, {
+            description: 'Logged in; `data.token` is the bearer token',
+            examples: [authExample('Login successful')],
+          }),
+          ...errorResponses(
+            [400, 'body.email must match format "email"'],
+            [
+              401,
+              'Invalid email or password',
+              'Unknown e-mail address or wrong password (same answer for both), or a missing or invalid API key',
+            ],
+            429,
+          ),
+        },
       },
     },
     async (request) => {
@@ -97,7 +154,25 @@ async function ownProfileOnly(request: FastifyRequest): Promise<void> {
   }
 }
 
-const profileErrors = (...codes: number[]) => errorResponses(400, 401, 403, ...codes, 429);
+const profileErrors = (...specs: ErrorResponseSpec[]) =>
+  errorResponses(
+    [400, 'params.id must be >= 1'],
+    [401, 'Invalid or expired token', 'Missing, invalid or expired bearer token'],
+    403,
+    ...specs,
+    429,
+  );
+const customerNotFound: ErrorResponseSpec = [404, 'Customer 7 not found', 'No such customer'];
+const addressNotFound: ErrorResponseSpec = [
+  404,
+  'Address 4 not found',
+  "No such customer, or the address is not one of the customer's",
+];
+const tooManyAddresses: ErrorResponseSpec = [
+  409,
+  'A customer can keep at most 20 addresses; delete one first',
+  'The customer already has 20 addresses',
+];
 
 /** Profile and address book (bearer scope; the token's customer must be the one in the path). */
 export const customerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -113,7 +188,13 @@ export const customerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Addresses: the default first, then in the order they were added. 403 for another customer.',
         security: bearerSecurity,
         params: IdParamsSchema,
-        response: { 200: ProfileResponseSchema, ...profileErrors(404) },
+        response: {
+          200: documented(ProfileResponseSchema, {
+            description: 'The profile',
+            examples: [{ success: true, data: profileExample }],
+          }),
+          ...profileErrors(customerNotFound),
+        },
       },
     },
     async (request) => ({
@@ -134,8 +215,16 @@ export const customerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Only the fields sent change. `newsletter` subscribes (or re-activates) or unsubscribes the account address in the same transaction.',
         security: bearerSecurity,
         params: IdParamsSchema,
-        body: UpdateProfileBodySchema,
-        response: { 200: SuccessMessageSchema, ...profileErrors(404) },
+        body: documented(UpdateProfileBodySchema, {
+          examples: [{ phone: '+49 170 5550123', newsletter: false }],
+        }),
+        response: {
+          200: documented(SuccessMessageSchema, {
+            description: 'The profile was changed',
+            examples: [{ success: true, message: 'Profile updated' }],
+          }),
+          ...profileErrors(customerNotFound),
+        },
       },
     },
     async (request) => {
@@ -156,8 +245,27 @@ export const customerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'At most 20 addresses per customer (409 beyond). `is_default: true` makes it the only default address.',
         security: bearerSecurity,
         params: IdParamsSchema,
-        body: CreateAddressBodySchema,
-        response: { 201: AddressResponseSchema, ...profileErrors(404, 409) },
+        body: documented(CreateAddressBodySchema, {
+          examples: [
+            {
+              first_name: 'Jana',
+              last_name: 'Johannsen',
+              address: 'Forstweg 3',
+              city: 'Lüneburg',
+              postal_code: '21335',
+              country: 'Germany',
+              phone: '+49 4131 123456',
+              is_default: true,
+            },
+          ],
+        }),
+        response: {
+          201: documented(AddressResponseSchema, {
+            description: 'The address was added',
+            examples: [{ success: true, data: addressExample, message: 'Address added' }],
+          }),
+          ...profileErrors(customerNotFound, tooManyAddresses),
+        },
       },
     },
     async (request, reply) => {
@@ -180,8 +288,26 @@ export const customerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           "Only the fields sent change. `is_default: true` clears the other default. Another customer's address is 404.",
         security: bearerSecurity,
         params: AddressParamsSchema,
-        body: UpdateAddressBodySchema,
-        response: { 200: AddressResponseSchema, ...profileErrors(404, 409) },
+        body: documented(UpdateAddressBodySchema, {
+          examples: [{ address: 'Heideweg 12', is_default: true }],
+        }),
+        response: {
+          200: documented(AddressResponseSchema, {
+            description: 'The changed address',
+            examples: [
+              {
+                success: true,
+                data: { ...addressExample, address: 'Heideweg 12' },
+                message: 'Address updated',
+              },
+            ],
+          }),
+          ...profileErrors(addressNotFound, [
+            409,
+            'Another default address was set at the same time; retry',
+            'A concurrent request set another default address; retry',
+          ]),
+        },
       },
     },
     async (request) => {
@@ -203,7 +329,13 @@ export const customerProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           "Deleting the default address leaves no default. Another customer's address is 404.",
         security: bearerSecurity,
         params: AddressParamsSchema,
-        response: { 200: SuccessMessageSchema, ...profileErrors(404) },
+        response: {
+          200: documented(SuccessMessageSchema, {
+            description: 'The address was deleted',
+            examples: [{ success: true, message: 'Address deleted' }],
+          }),
+          ...profileErrors(addressNotFound),
+        },
       },
     },
     async (request) => {

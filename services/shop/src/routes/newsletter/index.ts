@@ -1,4 +1,4 @@
-import { SuccessMessageSchema } from '@dogshop/contracts/common';
+import { SuccessMessageSchema, documented } from '@dogshop/contracts/common';
 import {
   SubscribeBodySchema,
   SubscribeResponseSchema,
@@ -18,8 +18,38 @@ export const newsletterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Subscribe an e-mail address',
         description:
           'An active address is 409; a previously unsubscribed one is re-activated with the same `subscriber_id` and the new preferences. `preferences.categories` must name active categories (duplicates are merged); `frequency` defaults to weekly. A customer account with this address gets `newsletter: true`.',
-        body: SubscribeBodySchema,
-        response: { 201: SubscribeResponseSchema, ...errorResponses(400, 401, 409, 429) },
+        body: documented(SubscribeBodySchema, {
+          examples: [
+            {
+              email: 'jana.johannsen@example.com',
+              first_name: 'Jana',
+              last_name: 'Johannsen',
+              preferences: { categories: [2, 3], frequency: 'monthly' },
+            },
+          ],
+        }),
+        response: {
+          201: documented(SubscribeResponseSchema, {
+            description: 'The address is subscribed (new, or re-activated)',
+            examples: [
+              {
+                success: true,
+                data: { subscriber_id: 58 },
+                message: 'Subscribed to the newsletter',
+              },
+            ],
+          }),
+          ...errorResponses(
+            [400, 'body.preferences.categories: unknown category ids 99'],
+            401,
+            [
+              409,
+              'email jana.johannsen@example.com is already subscribed',
+              'The address is already actively subscribed',
+            ],
+            429,
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -41,8 +71,25 @@ export const newsletterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Unsubscribe an e-mail address',
         description:
           'The record is kept with the time of unsubscribing. An address that is not actively subscribed is 404. A customer account with this address gets `newsletter: false`.',
-        body: UnsubscribeBodySchema,
-        response: { 200: SuccessMessageSchema, ...errorResponses(400, 401, 404, 429) },
+        body: documented(UnsubscribeBodySchema, {
+          examples: [{ email: 'jana.johannsen@example.com' }],
+        }),
+        response: {
+          200: documented(SuccessMessageSchema, {
+            description: 'The address is unsubscribed',
+            examples: [{ success: true, message: 'Unsubscribed from the newsletter' }],
+          }),
+          ...errorResponses(
+            [400, 'body.email must match format "email"'],
+            401,
+            [
+              404,
+              'email jana.johannsen@example.com is not subscribed',
+              'The address is not actively subscribed',
+            ],
+            429,
+          ),
+        },
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { SuccessMessageSchema } from '@dogshop/contracts/common';
+import { SuccessMessageSchema, documented } from '@dogshop/contracts/common';
 import {
   CreateOrderBodySchema,
   CreateOrderResponseSchema,
@@ -6,6 +6,7 @@ import {
   IdempotencyHeadersSchema,
   OrderDetailResponseSchema,
   UpdateOrderStatusBodySchema,
+  orderDetailExample,
 } from '@dogshop/contracts/shop';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { REPLAYED_HEADER, runIdempotent } from '../../services/idempotency.js';
@@ -37,10 +38,56 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'nothing; with a different body it is 422; while the first request is still running, 409.',
         ].join('\n'),
         headers: IdempotencyHeadersSchema,
-        body: CreateOrderBodySchema,
+        body: documented(CreateOrderBodySchema, {
+          examples: [
+            {
+              customer_name: 'Jana Johannsen',
+              customer_email: 'jana.johannsen@example.com',
+              customer_phone: '+49 4131 123456',
+              items: [
+                {
+                  product_id: 12,
+                  product_name: 'Tracking lead 10 m',
+                  quantity: 2,
+                  price: 39.9,
+                },
+              ],
+            },
+          ],
+        }),
         response: {
-          201: CreateOrderResponseSchema,
-          ...errorResponses(400, 401, 409, 413, 415, 422, 429),
+          201: documented(CreateOrderResponseSchema, {
+            description:
+              'The order was placed (or, with `Idempotent-Replayed: true`, an earlier answer replayed)',
+            examples: [
+              {
+                success: true,
+                data: { order_id: 1001, total_amount: 79.8 },
+                message: 'Order 1001 created',
+              },
+            ],
+          }),
+          ...errorResponses(
+            [
+              400,
+              'product 12 (Tracking lead 10 m) is not available',
+              'Invalid request, or a product that does not exist or is not active (named in the message)',
+            ],
+            401,
+            [
+              409,
+              'insufficient stock for product 12 (Tracking lead 10 m): 1 available, 2 requested',
+              'A price differs from the catalogue (the message gives the current price), the stock is insufficient, or a request with the same Idempotency-Key is still running',
+            ],
+            413,
+            415,
+            [
+              422,
+              'Idempotency-Key was already used with a different request body',
+              'The Idempotency-Key was already used with a different body',
+            ],
+            429,
+          ),
         },
       },
     },
@@ -71,7 +118,18 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Item `price` is the unit price at order time; `total_price` is price × quantity.',
         params: IdParamsSchema,
-        response: { 200: OrderDetailResponseSchema, ...errorResponses(400, 401, 404, 429) },
+        response: {
+          200: documented(OrderDetailResponseSchema, {
+            description: 'The order with its items',
+            examples: [{ success: true, data: orderDetailExample }],
+          }),
+          ...errorResponses(
+            [400, 'params.id must be >= 1'],
+            401,
+            [404, 'Order 999 not found', 'No order with this id'],
+            429,
+          ),
+        },
       },
     },
     async (request) => ({
@@ -93,10 +151,27 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'change is 409. Cancelling returns the stock. Every change is recorded in the history.',
         ].join('\n'),
         params: IdParamsSchema,
-        body: UpdateOrderStatusBodySchema,
+        body: documented(UpdateOrderStatusBodySchema, { examples: [{ status: 'confirmed' }] }),
         response: {
-          200: SuccessMessageSchema,
-          ...errorResponses(400, 401, 404, 409, 413, 415, 429),
+          200: documented(SuccessMessageSchema, {
+            description: 'The status was changed, or already had this value',
+            examples: [
+              { success: true, message: 'Order 1001 status changed from pending to confirmed' },
+            ],
+          }),
+          ...errorResponses(
+            [400, 'body.status must be equal to one of the allowed values'],
+            401,
+            [404, 'Order 999 not found', 'No order with this id'],
+            [
+              409,
+              'cannot change order 1001 from delivered to pending (delivered allows: no change)',
+              'This status change is not allowed from the current status',
+            ],
+            413,
+            415,
+            429,
+          ),
         },
       },
     },

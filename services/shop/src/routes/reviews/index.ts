@@ -1,9 +1,12 @@
+import { documented } from '@dogshop/contracts/common';
 import {
   CreateReviewBodySchema,
   CreateReviewResponseSchema,
   IdParamsSchema,
   ReviewListQuerySchema,
   ReviewListResponseSchema,
+  reviewExample,
+  reviewSummaryExample,
 } from '@dogshop/contracts/shop';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -23,7 +26,27 @@ export const reviewListRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Paginated; `sort` is `newest` (default), `oldest` or `rating` (rating descending, then newest); `rating` filters to one rating. The summary covers all reviews of the product, not only the filtered page.',
         params: IdParamsSchema,
         querystring: ReviewListQuerySchema,
-        response: { 200: ReviewListResponseSchema, ...errorResponses(400, 401, 404, 429) },
+        response: {
+          200: documented(ReviewListResponseSchema, {
+            description: 'One page of reviews and the summary of all reviews of the product',
+            examples: [
+              {
+                success: true,
+                data: {
+                  reviews: [reviewExample],
+                  pagination: { page: 1, limit: 10, total: 2, pages: 1 },
+                  summary: reviewSummaryExample,
+                },
+              },
+            ],
+          }),
+          ...errorResponses(
+            [400, 'querystring.limit must be <= 50'],
+            401,
+            [404, 'Product 999 not found', 'No active product with this id'],
+            429,
+          ),
+        },
       },
     },
     async (request) => listReviews(app.db, request.params.id, request.query),
@@ -60,10 +83,33 @@ export const reviewWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'One review per customer and product (409 for a second one). Title 3–100 and comment 10–1000 characters after trimming; the reviewer names come from the customer record.',
         security: bearerSecurity,
         params: IdParamsSchema,
-        body: CreateReviewBodySchema,
+        body: documented(CreateReviewBodySchema, {
+          examples: [
+            {
+              rating: 5,
+              title: 'Tough and light',
+              comment: 'Used it on three long tracks in wet forest; no tangles and easy to clean.',
+            },
+          ],
+        }),
         response: {
-          201: CreateReviewResponseSchema,
-          ...errorResponses(400, 401, 404, 409, 413, 415, 429),
+          201: documented(CreateReviewResponseSchema, {
+            description: 'The review was created',
+            examples: [{ success: true, data: { review_id: 31 }, message: 'Review created' }],
+          }),
+          ...errorResponses(
+            [400, 'body.title must NOT have fewer than 3 characters'],
+            [401, 'Invalid or expired token', 'Missing, invalid or expired bearer token'],
+            [404, 'Product 999 not found', 'No active product with this id'],
+            [
+              409,
+              'You have already reviewed product 12',
+              'The customer has already reviewed this product',
+            ],
+            413,
+            415,
+            429,
+          ),
         },
       },
     },

@@ -1,0 +1,391 @@
+// The gateway end to end: a real nginx running infra/gateway/gateway.conf.template in front of both
+// services (started as their images start them, on real databases). Every request below goes
+// through the gateway only.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { locateNginx, startGateway, type Gateway } from './support/nginx.js';
+import { INFRA_DIR, REPO_ROOT } from './support/paths.js';
+import { DIRECTORY_ADMIN, SHOP_API_KEY, startPlatform, type Platform } from './support/platform.js';
+import { freePort } from './support/ports.js';
+
+let platform: Platform | undefined;
+let gateway: Gateway | undefined;
+let prefix: string | undefined;
+// What the gateway serves itself (mounted the same way by compose.yaml).
+const gatewayOpenapi = path.join(REPO_ROOT, 'openapi', 'gateway.json');
+const gatewayDocs = path.join(INFRA_DIR, 'gateway', 'docs');
+const timings: Array<[string, number]> = [];
+
+beforeAll(async () => {
+  locateNginx(); // fail at once, with how to install it, before starting anything
+  const started = performance.now();
+  prefix = mkdtempSync(path.join(os.tmpdir(), 'infra-gateway-'));
+  // nginx's workers drop root for `nobody`, who must reach the temporary files in here.
+  chmodSync(prefix, 0o755);
+  platform = await startPlatform();
+  gateway = await startGateway({
+    prefix,
+    port: await freePort(),
+    shopPort: platform.shop.port,
+    handlerDirectoryPort: platform.handlerDirectory.port,
+    openapiFile: gatewayOpenapi,
+    docsDir: gatewayDocs,
+  });
+  timings.push(['start databases, services and nginx', performance.now() - started]);
+}, 90_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await platform?.stop();
+  if (prefix) rmSync(prefix, { recursive: true, force: true });
+  console.log(
+    'gateway journey timings (ms):\n' +
+      timings.map(([name, ms]) => `  ${name.padEnd(40)} ${ms.toFixed(0).padStart(6)}`).join('\n'),
+  );
+}, 30_000);
+
+interface Call {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+async function call(url: string, opts: Call = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  }
+  const res = await fetch(`${gateway!.url}${url}`, {
+    method: opts.method ?? 'GET',
+    headers,
+    body,
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json: json as Record<string, unknown> };
+}
+
+const apiKey = { 'x-api-key': SHOP_API_KEY };
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Retries an assertion for a moment: logs reach us a little after the response does. */
+async function eventually(assertion: () => void, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      assertion();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await fn();
+  } finally {
+    timings.push([name, performance.now() - started]);
+  }
+}
+
+describe('customer journey through the gateway (shop)', () => {
+  it('lists products, registers, logs in, reads the profile, orders, reviews and reads the order', async () => {
+    await timed('customer journey (7 requests)', async () => {
+      const products = await call('/products?limit=5', { headers: apiKey });
+      expect(products.status).toBe(200);
+      const product = (products.json.data as Array<Record<string, unknown>>).find(
+        (p) => (p.stock as number) > 0,
+      )!;
+      expect(product).toBeDefined();
+
+      const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
+      const password = 'a good e2e password';
+      const registered = await call('/customers/register', {
+        method: 'POST',
+        headers: apiKey,
+        body: { email, password, first_name: 'Erika', last_name: 'Jäger' },
+      });
+      expect(registered.status).toBe(201);
+      const customerId = (registered.json.data as { customer_id: number }).customer_id;
+
+      const login = await call('/customers/login', {
+        method: 'POST',
+        headers: apiKey,
+        body: { email, password },
+      });
+      expect(login.status).toBe(200);
+      const token = (login.json.data as { token: string }).token;
+
+      const profile = await call(`/customers/${customerId}/profile`, { headers: bearer(token) });
+      expect(profile.status).toBe(200);
+      expect(profile.json.data).toMatchObject({ email, first_name: 'Erika' });
+
+      const order = await call('/orders', {
+        method: 'POST',
+        headers: apiKey,
+        body: {
+          customer_name: 'Erika Jäger',
+          customer_email: email,
+          items: [
+            {
+              product_id: product.id,
+              product_name: product.name,
+              quantity: 1,
+              price: product.price,
+            },
+          ],
+        },
+      });
+      expect(order.status).toBe(201);
+      const orderId = (order.json.data as { order_id: number }).order_id;
+
+      const review = await call(`/products/${String(product.id)}/reviews`, {
+        method: 'POST',
+        headers: bearer(token),
+        body: {
+          rating: 5,
+          title: 'Through the gateway',
+          comment: 'Ordered and reviewed end to end.',
+        },
+      });
+      expect(review.status).toBe(201);
+
+      const read = await call(`/orders/${orderId}`, { headers: apiKey });
+      expect(read.status).toBe(200);
+      expect(read.json.data).toMatchObject({ id: orderId, status: 'pending' });
+    });
+  });
+});
+
+describe('admin journey through the gateway (handler directory)', () => {
+  it('logs in, creates a handler, hides it, sets its GPS position, exports CSV and deletes it', async () => {
+    await timed('admin journey (9 requests)', async () => {
+      const publicNames = async () => {
+        const res = await call('/api/public/users');
+        expect(res.status).toBe(200);
+        return (res.json.data as Array<{ name: string }>).map((h) => h.name);
+      };
+      expect((await publicNames()).length).toBeGreaterThan(0);
+
+      const login = await call('/api/auth/login', { method: 'POST', body: DIRECTORY_ADMIN });
+      expect(login.status).toBe(200);
+      const token = login.json.token as string;
+
+      const name = `Gateway Hundeführer ${randomBytes(3).toString('hex')}`;
+      const created = await call('/api/users', {
+        method: 'POST',
+        headers: bearer(token),
+        body: { name, phone: '+49 30 555 0100', address: 'Forstweg 1, Berlin', type: 'SH' },
+      });
+      expect(created.status).toBe(201);
+      const id = (created.json.data as { _id: string })._id;
+      expect(await publicNames()).toContain(name);
+
+      const hidden = await call(`/api/users/${id}/availability`, {
+        method: 'PUT',
+        headers: bearer(token),
+        body: { available: false },
+      });
+      expect(hidden.status).toBe(200);
+      expect(await publicNames()).not.toContain(name);
+
+      const gps = await call(`/api/users/${id}/gps`, {
+        method: 'PUT',
+        headers: bearer(token),
+        body: { lat: 52.52, lng: 13.405 },
+      });
+      expect(gps.status).toBe(200);
+      expect(gps.json.data).toMatchObject({ gps: { lat: 52.52, lng: 13.405 } });
+
+      const csv = await fetch(`${gateway!.url}/api/users/export?format=csv`, {
+        headers: bearer(token),
+      });
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="handlers-/);
+      const bytes = Buffer.from(await csv.arrayBuffer());
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 byte-order mark
+      expect(bytes.subarray(3).toString('utf8').split('\r\n')[0]).toBe(
+        'id,name,address,phone,type,available,lat,lng,createdAt,updatedAt',
+      );
+      expect(bytes.toString('utf8')).toContain(name);
+
+      const deleted = await call(`/api/users/${id}`, { method: 'DELETE', headers: bearer(token) });
+      expect(deleted.status).toBe(200);
+      expect(deleted.json).toEqual({ success: true, message: 'Benutzer wurde gelöscht' });
+    });
+  });
+});
+
+describe('request ids', () => {
+  const serviceLog = (which: 'shop' | 'handlerDirectory') => platform![which].process.output();
+
+  it('passes a client id to the service and returns it', async () => {
+    const id = `e2e-${randomBytes(6).toString('hex')}`;
+    const res = await call('/products?limit=1', { headers: { ...apiKey, 'x-request-id': id } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe(id);
+    // Once, not twice: the gateway answers it, the service's copy is dropped.
+    expect(res.headers.get('x-request-id')!.split(',')).toHaveLength(1);
+    await eventually(() => expect(serviceLog('shop')).toContain(`"request_id":"${id}"`));
+    await eventually(() => expect(gateway!.accessLog()).toContain(`"request_id":"${id}"`));
+  });
+
+  it('generates one when the client sends none (or one the services would not accept)', async () => {
+    const cases: Array<Record<string, string>> = [{}, { 'x-request-id': 'has spaces; and more' }];
+    for (const headers of cases) {
+      const res = await call('/api/public/users', { headers });
+      expect(res.status).toBe(200);
+      const id = res.headers.get('x-request-id')!;
+      expect(id).toMatch(/^[0-9a-f]{32}$/); // nginx's $request_id
+      await eventually(() =>
+        expect(serviceLog('handlerDirectory')).toContain(`"request_id":"${id}"`),
+      );
+    }
+  });
+
+  it('is on the answers nginx gives itself too', async () => {
+    const res = await call('/gateway/health', { headers: { 'x-request-id': 'health-check-1' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('health-check-1');
+  });
+});
+
+describe('body limit', () => {
+  const big = (kb: number) => JSON.stringify({ padding: 'x'.repeat(kb * 1024) });
+
+  it('answers 413 in the shop envelope above 100 kB, before the shop sees the body', async () => {
+    const id = `too-large-${randomBytes(4).toString('hex')}`;
+    const res = await call('/orders', {
+      method: 'POST',
+      headers: { ...apiKey, 'x-request-id': id },
+      body: big(150),
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('x-request-id')).toBe(id);
+    await eventually(() => expect(gateway!.accessLog()).toContain(`"request_id":"${id}"`));
+    expect(platform!.shop.process.output()).not.toContain(id);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.json).toEqual({
+      success: false,
+      error: 'Request body is too large (at most 100 kB)',
+      status_code: 413,
+    });
+  });
+
+  it('answers 413 in the directory envelope (German) under /api/', async () => {
+    const res = await call('/api/auth/login', { method: 'POST', body: big(150) });
+    expect(res.status).toBe(413);
+    expect(res.json).toEqual({ success: false, message: 'Anfrage zu groß (höchstens 100 kB)' });
+  });
+
+  it('lets a body under the limit through to the service', async () => {
+    const res = await call('/orders', { method: 'POST', headers: apiKey, body: big(90) });
+    expect(res.status).toBe(400); // the shop's own validation: no 413 below the limit
+  });
+});
+
+describe('API docs through the gateway', () => {
+  const assetsOf = (html: string) =>
+    [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]!);
+
+  /** Fetches a Swagger UI page and every asset it references, resolved like a browser would. */
+  async function expectDocsPage(pagePath: string, title: string) {
+    const page = await call(pagePath);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const assets = assetsOf(page.text);
+    expect(assets.length).toBeGreaterThanOrEqual(4);
+    const base = new URL(pagePath, gateway!.url);
+    for (const asset of assets) {
+      const res = await fetch(new URL(asset, base));
+      expect({ asset, status: res.status }).toEqual({ asset, status: 200 });
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
+    // The initializer loads the document from ./json beside the page (slash appended).
+    const specUrl = new URL('./json', base.href.endsWith('/') ? base : `${base.href}/`);
+    const spec = (await (await fetch(specUrl)).json()) as { info: { title: string } };
+    expect(spec.info.title).toBe(title);
+  }
+
+  it('serves the shop docs at /docs and /docs/', async () => {
+    await timed('shop docs page + assets', async () => {
+      await expectDocsPage('/docs', 'Shop API');
+      await expectDocsPage('/docs/', 'Shop API');
+    });
+  });
+
+  it('serves the handler-directory docs at /api/docs/ (and redirects /api/docs there)', async () => {
+    const redirect = await call('/api/docs');
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toBe('/api/docs/');
+    await timed('handler-directory docs page + assets', () =>
+      expectDocsPage('/api/docs/', 'Hundeführer-Verzeichnis API'),
+    );
+  });
+
+  it('serves both OpenAPI documents and the gateway document and page', async () => {
+    expect((await call('/openapi.json')).json.info).toMatchObject({ title: 'Shop API' });
+    expect((await call('/api/openapi.json')).json.info).toMatchObject({
+      title: 'Hundeführer-Verzeichnis API',
+    });
+    const combined = await call('/gateway/openapi.json');
+    expect(combined.status).toBe(200);
+    expect(combined.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(combined.text).toBe(readFileSync(gatewayOpenapi, 'utf8'));
+    const page = await call('/gateway/docs/');
+    expect(page.status).toBe(200);
+    expect(page.text).toBe(readFileSync(path.join(gatewayDocs, 'index.html'), 'utf8'));
+    for (const asset of assetsOf(page.text)) {
+      const res = await fetch(new URL(asset, `${gateway!.url}/gateway/docs/`));
+      expect({ asset, status: res.status }).toEqual({ asset, status: 200 });
+    }
+    expect((await call('/gateway/docs')).headers.get('location')).toBe('/gateway/docs/');
+  });
+});
+
+describe('compression', () => {
+  it('gzips JSON for clients that accept it, and only for them', async () => {
+    const zipped = await fetch(`${gateway!.url}/openapi.json`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toMatch(/Accept-Encoding/i);
+    expect(((await zipped.json()) as { openapi: string }).openapi).toBe('3.1.0');
+
+    const list = await fetch(`${gateway!.url}/api/public/users`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(list.headers.get('content-encoding')).toBe('gzip');
+
+    const plain = await fetch(`${gateway!.url}/openapi.json`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+  });
+});
+
+describe('an upstream that is down', () => {
+  it("answers 503 in that service's envelope, and the other service keeps working", async () => {
+    await platform!.handlerDirectory.process.stop('SIGTERM');
+    const res = await call('/api/public/users');
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ success: false, message: 'Dienst vorübergehend nicht verfügbar' });
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
+    expect((await call('/products?limit=1', { headers: apiKey })).status).toBe(200);
+  });
+});

@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/**
+ * The environment a child process starts with: only what a shell needs to run programs, plus
+ * `vars`. Nothing of the test runner's own environment (NODE_ENV=test, DATABASE_URL or
+ * MONGODB_URI of the pipeline, NODE_OPTIONS …) leaks into the process under test.
+ */
+export function cleanEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
+    if (process.env[name] !== undefined) base[name] = process.env[name];
+  }
+  return { ...base, ...vars };
+}
+
+export interface RunningProcess {
+  name: string;
+  child: ChildProcess;
+  /** Everything it printed so far (stdout and stderr), for failure messages. */
+  output: () => string;
+  /** Resolves with the exit code (null when killed by a signal) once it has exited. */
+  exited: Promise<number | null>;
+  /** Sends `signal` and waits for the exit; SIGKILL after `timeoutMs`. Resolves the exit code. */
+  stop: (signal?: NodeJS.Signals, timeoutMs?: number) => Promise<number | null>;
+}
+
+export function startProcess(opts: {
+  name: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}): RunningProcess {
+  const child = spawn(opts.command, opts.args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    if (output.length > 200_000) output = output.slice(-100_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', (error) => {
+      output += `\n[spawn error] ${error.message}`;
+      resolve(-1);
+    });
+  });
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { name: opts.name, child, output: () => output, exited, stop };
+}
+
+/** Polls `url` until it answers 200; fails at once with the process's output if it exits. */
+export async function waitForOk(
+  url: string,
+  proc: RunningProcess,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void proc.exited.then(() => (exited = true));
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (exited) {
+      throw new Error(`${proc.name} exited before ${url} answered 200:\n${proc.output()}`);
+    }
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+      last = `status ${res.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (${last}):\n${proc.output()}`);
+}
+
+/**
+ * Runs a command to completion; throws with its output unless it exits 0. Asynchronous, so that
+ * servers inside the test process (the MongoDB stand-in) keep answering meanwhile.
+ */
+export async function runToCompletion(opts: {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}): Promise<string> {
+  const proc = startProcess({ name: opts.command, ...opts });
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+  try {
+    const code = await proc.exited;
+    if (code !== 0) {
+      throw new Error(
+        `${opts.command} ${opts.args.join(' ')} exited with ${code}:\n${proc.output()}`,
+      );
+    }
+    return proc.output();
+  } finally {
+    clearTimeout(timer);
+  }
+}
