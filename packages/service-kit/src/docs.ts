@@ -30,7 +30,13 @@ export const apiDocs = fp<DocsOptions>(
         tags: opts.tags ?? [],
       },
     });
-    await app.register(swaggerUi, { routePrefix: opts.routePrefix ?? '/docs', staticCSP: true });
+    await app.register(swaggerUi, {
+      routePrefix: opts.routePrefix ?? '/docs',
+      staticCSP: true,
+      // The plugin's CSP asks browsers to upgrade to https, which breaks the docs served over
+      // plain http (a gateway on a LAN host, compose on a VM); TLS is the gateway's concern.
+      transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    });
     app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () =>
       app.swagger(),
     );

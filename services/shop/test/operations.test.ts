@@ -37,6 +37,9 @@ describe('operations endpoints', () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
+    // Served over plain http behind a gateway, the page must not demand https for its assets.
+    expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(res.headers['content-security-policy']).not.toMatch(/upgrade-insecure-requests/);
   });
 });
 
