@@ -12,14 +12,22 @@ export interface ErrorEnvelopeOptions {
      * JSON 400, 413, 415, 503 …); a service's own HttpErrors keep their message.
      */
     byStatus?: Partial<Record<number, string>>;
+    /** Like `byStatus`, for one framework error code (e.g. `FST_ERR_BAD_URL`); checked first. */
+    byCode?: Partial<Record<string, string>>;
   };
+  /**
+   * True for failures that mean the database cannot be reached right now (connection refused,
+   * closed or timed out, server shutting down): answered 503 instead of 500.
+   */
+  isUnavailable?: (error: unknown) => boolean;
 }
 
 /**
  * One place that turns every failure into the service's error envelope: domain HttpErrors,
  * schema validation (400 naming the field and rule), framework errors that carry a 4xx status
- * (malformed JSON, 413, 415, 429 from the rate limiter), unknown routes (404) and anything
- * unexpected (500 with a generic message; the details go to the log only).
+ * (malformed JSON, 413, 415, 429 from the rate limiter), unknown routes (404), an unreachable
+ * database (503, when the service says how to recognise it) and anything unexpected (500 with a
+ * generic message; the details go to the log only).
  */
 export const errorEnvelope = fp<ErrorEnvelopeOptions>(
   async (app: FastifyInstance, opts) => {
@@ -33,8 +41,15 @@ export const errorEnvelope = fp<ErrorEnvelopeOptions>(
         const message = describeValidation(error, opts.messages?.validation);
         return reply.code(400).send(opts.body(400, message));
       }
+      if (opts.isUnavailable?.(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        const message = opts.messages?.byStatus?.[503] ?? 'Service temporarily unavailable';
+        return reply.code(503).send(opts.body(503, message));
+      }
       const status = error.statusCode ?? 500;
-      const translated = opts.messages?.byStatus?.[status];
+      const translated =
+        (error.code ? opts.messages?.byCode?.[error.code] : undefined) ??
+        opts.messages?.byStatus?.[status];
       if (status >= 400 && status < 500) {
         return reply.code(status).send(opts.body(status, translated ?? error.message));
       }

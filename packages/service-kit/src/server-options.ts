@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  LogController,
-  type FastifyServerOptions,
-  type RawRequestDefaultExpression,
-} from 'fastify';
+import type { Server } from 'node:http';
+import { LogController, type FastifyHttpOptions, type RawRequestDefaultExpression } from 'fastify';
 
 /** Incoming request ids are honoured only when harmless to echo into headers and logs. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -30,7 +27,13 @@ export function serverOptions(opts: {
   bodyLimit?: number;
   /** Proxy hops in front of the service whose X-Forwarded-For is believed (0: none). */
   trustProxyHops?: number;
-}): FastifyServerOptions {
+  /**
+   * Time a client has to send a whole request (default 30 s). When set, the server also checks
+   * its connections for it at a quarter of this interval (Node's default check is every 30 s).
+   */
+  requestTimeoutMs?: number;
+}): FastifyHttpOptions<Server> {
+  const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   return {
     logger: {
       level: opts.logLevel,
@@ -48,9 +51,20 @@ export function serverOptions(opts: {
         : randomUUID();
     },
     // Slow-body clients are cut off rather than holding a connection open indefinitely.
-    requestTimeout: 30_000,
+    requestTimeout,
+    http: {
+      // Node swaps the two when headersTimeout (default 60 s) exceeds requestTimeout, which would
+      // give a slow body 60 s instead of requestTimeout; equal, both hold.
+      headersTimeout: requestTimeout,
+      ...(opts.requestTimeoutMs !== undefined && {
+        connectionsCheckingInterval: Math.max(50, Math.ceil(requestTimeout / 4)),
+      }),
+    },
     connectionTimeout: 60_000,
     return503OnClosing: true,
+    // URLs the router cannot decode (`/users/%E0%A4%A`) and over-long path parameters go through
+    // the app's error handler too, so they are answered in the service's error envelope.
+    frameworkErrors: (error, request, reply) => request.server.errorHandler(error, request, reply),
     ajv: {
       customOptions: {
         removeAdditional: false,

@@ -9,6 +9,7 @@ import {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DirectoryConfig } from './config.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { MESSAGES } from './messages.js';
 import { auth } from './plugins/auth.js';
 import { database } from './plugins/database.js';
@@ -29,6 +30,8 @@ export type DirectoryAppConfig = Pick<
   mongodbUri: string;
   /** Database name; default: the one in the URI, else `handler_directory`. */
   mongodbDbName?: string | undefined;
+  /** Time a client has to send a whole request (default 30 s; tests shorten it). */
+  requestTimeoutMs?: number;
 };
 
 export const directoryErrorBody = (_statusCode: number, message: string) => ({
@@ -39,12 +42,17 @@ export const directoryErrorBody = (_statusCode: number, message: string) => ({
 /** Builds the handler-directory app without listening; tests inject requests into it. */
 export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInstance> {
   const app = Fastify(
-    serverOptions({ logLevel: config.logLevel, trustProxyHops: config.trustProxyHops }),
+    serverOptions({
+      logLevel: config.logLevel,
+      trustProxyHops: config.trustProxyHops,
+      requestTimeoutMs: config.requestTimeoutMs,
+    }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
 
   await app.register(errorEnvelope, {
     body: directoryErrorBody,
+    isUnavailable: isDatabaseUnavailable,
     messages: {
       notFound: MESSAGES.routeNotFound,
       internal: MESSAGES.internal,
@@ -55,6 +63,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
         415: MESSAGES.unsupportedMediaType,
         503: MESSAGES.unavailable,
       },
+      byCode: { FST_ERR_BAD_URL: MESSAGES.malformedUrl },
     },
   });
   await app.register(securityDefaults, {

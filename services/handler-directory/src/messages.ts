@@ -6,6 +6,7 @@ export const MESSAGES = {
   internal: 'Interner Serverfehler',
   invalidRequest: 'Ungültige Anfrage: ',
   malformedBody: 'Ungültige Anfrage: der Body konnte nicht gelesen werden (kein gültiges JSON?)',
+  malformedUrl: 'Ungültige Anfrage: die Adresse konnte nicht gelesen werden',
   bodyTooLarge: 'Anfrage zu groß (höchstens 100 kB)',
   unsupportedMediaType: 'Nicht unterstützter Content-Type (erwartet: application/json)',
   unavailable: 'Dienst vorübergehend nicht verfügbar',

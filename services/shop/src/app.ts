@@ -12,7 +12,9 @@ import type { ShopConfig } from './config.js';
 import { auth } from './plugins/auth.js';
 import { database } from './plugins/database.js';
 import { normalizeEmail } from './plugins/normalize-email.js';
+import { rejectNul } from './plugins/reject-nul.js';
 import { routes } from './routes/index.js';
+import { isDatabaseUnavailable } from './services/prisma-errors.js';
 
 export type ShopAppConfig = Pick<
   ShopConfig,
@@ -24,7 +26,11 @@ export type ShopAppConfig = Pick<
   | 'rateLimitPerMinute'
   | 'trustProxyHops'
   | 'authRateLimitPerMinute'
-> & { databaseUrl: string };
+> & {
+  databaseUrl: string;
+  /** Time a client has to send a whole request (default 30 s; tests shorten it). */
+  requestTimeoutMs?: number;
+};
 
 export const shopErrorBody = (statusCode: number, message: string) => ({
   success: false,
@@ -35,11 +41,15 @@ export const shopErrorBody = (statusCode: number, message: string) => ({
 /** Builds the shop app without listening; tests inject requests into it. */
 export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> {
   const app = Fastify(
-    serverOptions({ logLevel: config.logLevel, trustProxyHops: config.trustProxyHops }),
+    serverOptions({
+      logLevel: config.logLevel,
+      trustProxyHops: config.trustProxyHops,
+      requestTimeoutMs: config.requestTimeoutMs,
+    }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
 
-  await app.register(errorEnvelope, { body: shopErrorBody });
+  await app.register(errorEnvelope, { body: shopErrorBody, isUnavailable: isDatabaseUnavailable });
   await app.register(securityDefaults, {
     corsOrigins: config.corsOrigins,
     rateLimitPerMinute: config.rateLimitPerMinute,
@@ -68,6 +78,7 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
   await app.register(database, { url: config.databaseUrl, poolMax: config.databasePoolMax });
   await app.register(auth, { secret: config.jwtSecret, ttl: config.jwtTtl });
   await app.register(normalizeEmail);
+  await app.register(rejectNul);
   await app.register(healthRoutes, {
     isReady: async () => {
       await app.db.$queryRaw`SELECT 1`;

@@ -10,6 +10,14 @@ import { findActiveAdmin, type AdminInfo } from '../services/admins.js';
 export const JWT_ISSUER = 'dogshop-handler-directory';
 export const JWT_AUDIENCE = 'dogshop-handler-directory-admins';
 
+/** Clock difference between servers that a token's `iat` may be ahead by. */
+const CLOCK_SKEW_S = 60;
+
+/** A token claiming to be issued later than now (plus skew) was not issued by us: refused. */
+const issuedInTheFuture = (iat: unknown) =>
+  iat !== undefined &&
+  !(typeof iat === 'number' && iat <= Math.floor(Date.now() / 1000) + CLOCK_SKEW_S);
+
 export interface AdminClaims {
   sub: string;
   username: string;
@@ -71,12 +79,13 @@ export const auth = fp<AuthOptions>(
 
     app.decorate('requireAccount', async (request: FastifyRequest) => {
       if (!request.headers.authorization) throw unauthorized(MESSAGES.tokenMissing);
-      let claims: AdminClaims;
+      let claims: AdminClaims & { iat?: unknown };
       try {
-        claims = await request.jwtVerify<AdminClaims>();
+        claims = await request.jwtVerify<AdminClaims & { iat?: unknown }>();
       } catch {
         throw unauthorized(MESSAGES.tokenInvalid);
       }
+      if (issuedInTheFuture(claims.iat)) throw unauthorized(MESSAGES.tokenInvalid);
       const account =
         typeof claims.sub === 'string' ? await findActiveAdmin(app.db, claims.sub) : null;
       if (!account) throw unauthorized(MESSAGES.accountInactive);

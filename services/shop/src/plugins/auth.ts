@@ -7,6 +7,14 @@ import { isActiveApiKey } from '../services/api-keys.js';
 export const JWT_ISSUER = 'dogshop-shop';
 export const JWT_AUDIENCE = 'dogshop-shop-customers';
 
+/** Clock difference between servers that a token's `iat` may be ahead by. */
+const CLOCK_SKEW_S = 60;
+
+/** A token claiming to be issued later than now (plus skew) was not issued by us: refused. */
+const issuedInTheFuture = (iat: unknown) =>
+  iat !== undefined &&
+  !(typeof iat === 'number' && iat <= Math.floor(Date.now() / 1000) + CLOCK_SKEW_S);
+
 export interface CustomerClaims {
   sub: string;
   email: string;
@@ -62,12 +70,13 @@ export const auth = fp<{ secret: string; ttl: string }>(
 
     app.decorate('requireCustomer', async (request: FastifyRequest) => {
       if (!request.headers.authorization) throw unauthorized('Missing bearer token');
-      let claims: CustomerClaims;
+      let claims: CustomerClaims & { iat?: unknown };
       try {
-        claims = await request.jwtVerify<CustomerClaims>();
+        claims = await request.jwtVerify<CustomerClaims & { iat?: unknown }>();
       } catch {
         throw unauthorized('Invalid or expired token');
       }
+      if (issuedInTheFuture(claims.iat)) throw unauthorized('Invalid or expired token');
       const id = Number(claims.sub);
       const exists =
         Number.isSafeInteger(id) &&

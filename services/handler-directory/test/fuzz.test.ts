@@ -1,0 +1,121 @@
+// Property-based fuzzing of every operation in openapi/handler-directory.json (see
+// support/openapi-fuzz.ts): at least 2,000 generated requests per run, seeded (FUZZ_SEED
+// reproduces a run), valid and mutated. Never a 5xx; every 4xx in the German error envelope;
+// every 2xx valid against the document; no response carries a password hash or internal field.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { createTestApp, ADMIN, type TestApp } from './support/app.js';
+import { createHandler } from './support/handlers.js';
+import {
+  FUZZ_SEED,
+  contractChecker,
+  fuzzOperation,
+  operationsOf,
+  readDocument,
+  type Answer,
+  type ContractChecker,
+  type GeneratedRequest,
+  type Hint,
+  type Operation,
+} from './support/openapi-fuzz.js';
+import { bearer } from './support/tokens.js';
+
+const operations = operationsOf(
+  readDocument(new URL('../../../openapi/handler-directory.json', import.meta.url)),
+);
+
+/** Runs per operation; login hashes passwords, so it gets fewer. */
+const runsOf = (op: Operation) =>
+  op.operationId === 'login'
+    ? 100
+    : ['getHealth', 'getReadiness'].includes(op.operationId)
+      ? 10
+      : 220;
+
+let t: TestApp;
+const handlerIds: string[] = [];
+let checker: ContractChecker;
+let total = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const [i, gps] of [
+    { lat: 52.5, lng: 13.4 },
+    { lat: -33.9, lng: 151.2 },
+    undefined,
+  ].entries()) {
+    handlerIds.push((await createHandler(t, { name: `Fuzz ${i}`, ...(gps ? { gps } : {}) }))._id);
+  }
+  checker = contractChecker({
+    envelope: {
+      type: 'object',
+      required: ['success', 'message'],
+      properties: { success: { enum: [false] }, message: { type: 'string' } },
+      additionalProperties: false,
+    },
+    forbiddenKeys: ['password', 'passwordHash', 'nameSort', '__v', 'stack'],
+    forbiddenText: ['$argon2', 'MongoServer', 'MongoNetwork', 'node_modules', /\bat .+\.[jt]s:\d+/],
+  });
+});
+afterAll(() => t?.close());
+
+const oneOf = <T>(list: () => T[]) =>
+  fc.nat().map((i) => {
+    const items = list();
+    return items[i % Math.max(items.length, 1)];
+  });
+
+/** Known ids and the admin's credentials, so that valid requests reach the work. */
+const hint: Hint = (op, where) => {
+  if (where === 'path.id') return oneOf(() => handlerIds);
+  if (op.operationId === 'login' && where === 'body') return fc.constant({ ...ADMIN });
+  return undefined;
+};
+
+function learn(op: Operation, _request: GeneratedRequest, answer: Answer): void {
+  if (op.operationId === 'createHandler' && answer.statusCode === 201) {
+    handlerIds.push((JSON.parse(answer.body) as { data: { _id: string } }).data._id);
+  }
+}
+
+async function send(op: Operation, request: GeneratedRequest): Promise<Answer> {
+  const res = await t.app.inject({
+    method: request.method as 'GET',
+    url: request.url,
+    headers: { ...(op.bearer ? bearer(t.admin.token) : {}), ...request.headers },
+    ...(request.payload !== undefined ? { payload: request.payload } : {}),
+  });
+  return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+}
+
+describe(`fuzzing the handler directory from openapi/handler-directory.json (seed ${FUZZ_SEED})`, () => {
+  it.each(operations.map((op, index) => [`${op.method} ${op.route}`, op, index] as const))(
+    '%s: never a 5xx; 4xx in the envelope; 2xx valid against the contract',
+    async (_name, op, index) => {
+      total += await fuzzOperation({ op, index, runs: runsOf(op), hint, send, checker, learn });
+    },
+  );
+
+  it('sent at least 2,000 requests, and every operation answered both a success and a refusal', () => {
+    expect(total).toBeGreaterThanOrEqual(2_000);
+    const summary = operations.map((op) => {
+      const statuses = [...(checker.seen.get(op.operationId) ?? new Map<number, number>()).keys()];
+      return {
+        operation: op.operationId,
+        success: statuses.some((s) => s < 300),
+        refusal: op.parameters.length > 0 || op.body ? statuses.some((s) => s >= 400) : true,
+      };
+    });
+    expect(summary.filter((s) => !s.success || !s.refusal)).toEqual([]);
+    console.log(
+      `handler-directory fuzzing: ${total} requests (seed ${FUZZ_SEED}); statuses per operation:\n` +
+        operations
+          .map((op) => {
+            const seen = [...(checker.seen.get(op.operationId) ?? new Map<number, number>())];
+            const statuses = seen.sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
+            return `  ${op.operationId.padEnd(24)} ${statuses.join(' ')}`;
+          })
+          .join('\n'),
+    );
+  });
+});

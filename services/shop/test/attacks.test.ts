@@ -1,0 +1,768 @@
+// Attacks on the shop, along the OWASP API Security Top 10 (2023). Where each item is covered:
+//
+// API1 Broken object level authorization
+//   customers.test.ts   another customer's profile (GET/PUT) is 403
+//   addresses.test.ts   another customer's address book is 403, their address ids 404
+//   attacks.test.ts     every bearer route with B's id under A's token, B's data unchanged;
+//                       no way to review as B (reviewer = token's customer, id fields refused)
+// API2 Broken authentication
+//   auth.test.ts        missing/unknown/revoked API key; alg none, HS512, tampered signature or
+//                       payload, expired, other secret, wrong issuer/audience, missing claims,
+//                       non-customer subject, deleted customer; 429 + Retry-After on login
+//   customers.test.ts   one 401 for unknown e-mail and wrong password
+//   attacks.test.ts     RS256 and HS/RS confusion, future iat, a throttled login refuses even
+//                       the right password, unknown-user and wrong-password logins take the same
+//                       time (medians within a measured tolerance)
+// API3 Broken object property level authorization
+//   customers.test.ts   no password or hash in register/login/profile answers
+//   fuzz.test.ts        every fuzzed answer scanned for password hashes, the API key and its
+//                       hash, stack traces; 2xx bodies closed by the contract (no extra fields)
+//   attacks.test.ts     mass assignment of id, stock, status, role, created_at through every
+//                       write body is 400 and changes nothing
+// API4 Unrestricted resource consumption
+//   operations.test.ts  413 over 100 kB, global 429 with Retry-After
+//   auth.test.ts        register/login 429 with Retry-After
+//   products.test.ts, reviews.test.ts   limit/page caps (limit 51, page 0: 400)
+//   attacks.test.ts     slow-loris bodies and headers cut off (408, connection closed) on a real
+//                       server with a shortened request timeout; 101 order lines, 201-character
+//                       searches and page 100001 are 400
+// API5 Broken function level authorization: the shop has no admin functions (operator tasks are
+//   CLI commands, cli.test.ts); bearer-only and API-key-only scopes in auth.test.ts
+//   attacks.test.ts     database unreachable or cut mid-request: 503 in the envelope (never 500
+//                       or a hang), nothing half-written, the next request works (infra/test/
+//                       soak.test.ts stops and restarts the real database under load)
+// API8 Security misconfiguration: errors never show stacks or SQL (operations.test.ts, fuzz)
+// Injection
+//   products.test.ts    search text is literal (no SQL, no LIKE wildcards)
+//   fuzz.test.ts        SQL/LIKE metacharacters, NUL, unicode in every generated string
+//   attacks.test.ts     U+0000 in every string parameter: 400 naming the field (it was a 500)
+//   attacks.test.ts     SQL metacharacters in every string parameter of the document (stored
+//                       verbatim, nothing delayed or dropped); Mongo operators in every body
+//                       field and query key (400); X-Request-Id header injection (raw socket)
+// CSV formula injection: the shop exports no CSV (handler-directory/test/attacks.test.ts).
+import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { JWT_AUDIENCE, JWT_ISSUER } from '../src/plugins/auth.js';
+import { TEST_API_KEY, TEST_JWT_SECRET, createTestApp, type TestApp } from './support/app.js';
+import { seedCatalogue } from './support/catalogue.js';
+import { expectShopError } from './support/contract.js';
+import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
+import { operationsOf, readDocument, type Schema } from './support/openapi-fuzz.js';
+
+const operations = operationsOf(
+  readDocument(new URL('../../../openapi/shop.json', import.meta.url)),
+);
+
+let t: TestApp;
+let ids: Awaited<ReturnType<typeof seedCatalogue>>;
+let ann: RegisteredCustomer;
+let bob: RegisteredCustomer;
+let bobAddressId: number;
+let annAddressId: number;
+let orderId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ids = await seedCatalogue(t.app);
+  ann = await registerCustomer(t, { first_name: 'Ann' });
+  bob = await registerCustomer(t, { first_name: 'Bob' });
+  bobAddressId = (await addAddress(bob, bob.token)).json().data.id;
+  annAddressId = (await addAddress(ann, ann.token)).json().data.id;
+  orderId = (await t.request({ method: 'POST', url: '/orders', payload: orderOf(1) })).json().data
+    .order_id;
+});
+afterAll(() => t?.close());
+
+const address = {
+  first_name: 'Bob',
+  last_name: 'Stag',
+  address: 'Forest road 1',
+  city: 'Celle',
+  postal_code: '29221',
+  country: 'DE',
+};
+const addAddress = (owner: RegisteredCustomer, token: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/customers/${owner.id}/addresses`,
+    headers: bearer(token),
+    payload: address,
+  });
+
+const orderOf = (quantity: number) => ({
+  customer_name: 'Ann Handler',
+  customer_email: 'ann@example.com',
+  items: [
+    { product_id: ids.productId('Dog bowl'), product_name: 'Dog bowl', quantity, price: 9.5 },
+  ],
+});
+
+/** Everything a write could change, to compare before and after an attack. */
+async function snapshot() {
+  const db = t.app.db;
+  const [customers, orders, items, reviews, addresses, subscribers, stock, history] =
+    await Promise.all([
+      db.customer.findMany({ orderBy: { id: 'asc' } }),
+      db.order.findMany({ orderBy: { id: 'asc' } }),
+      db.orderItem.count(),
+      db.review.count(),
+      db.address.findMany({ orderBy: { id: 'asc' } }),
+      db.newsletterSubscriber.findMany({ orderBy: { id: 'asc' } }),
+      db.product.findMany({ select: { id: true, stock: true }, orderBy: { id: 'asc' } }),
+      db.orderStatusChange.count(),
+    ]);
+  return { customers, orders, items, reviews, addresses, subscribers, stock, history };
+}
+
+/**
+ * A valid request for every operation that takes a body, by operationId. The test below checks
+ * that this covers every body of the document, so a new write operation cannot be forgotten.
+ */
+function writeRequests(): Record<
+  string,
+  {
+    method: 'POST' | 'PUT';
+    url: string;
+    headers: Record<string, string>;
+    body: Record<string, unknown>;
+  }
+> {
+  const key = { 'x-api-key': TEST_API_KEY };
+  return {
+    loginCustomer: {
+      method: 'POST',
+      url: '/customers/login',
+      headers: key,
+      body: { email: ann.email, password: ann.password },
+    },
+    registerCustomer: {
+      method: 'POST',
+      url: '/customers/register',
+      headers: key,
+      body: {
+        email: 'new@example.com',
+        password: 'a good password',
+        first_name: 'N',
+        last_name: 'W',
+      },
+    },
+    createCustomerAddress: {
+      method: 'POST',
+      url: `/customers/${ann.id}/addresses`,
+      headers: bearer(ann.token),
+      body: { ...address },
+    },
+    updateCustomerAddress: {
+      method: 'PUT',
+      url: `/customers/${ann.id}/addresses/${annAddressId}`,
+      headers: bearer(ann.token),
+      body: { city: 'Uelzen' },
+    },
+    updateCustomerProfile: {
+      method: 'PUT',
+      url: `/customers/${ann.id}/profile`,
+      headers: bearer(ann.token),
+      body: { phone: '+49 1' },
+    },
+    subscribeNewsletter: {
+      method: 'POST',
+      url: '/newsletter/subscribe',
+      headers: key,
+      body: { email: 'news@example.com' },
+    },
+    unsubscribeNewsletter: {
+      method: 'POST',
+      url: '/newsletter/unsubscribe',
+      headers: key,
+      body: { email: 'news@example.com' },
+    },
+    createOrder: { method: 'POST', url: '/orders', headers: key, body: orderOf(1) },
+    updateOrderStatus: {
+      method: 'PUT',
+      url: `/orders/${orderId}`,
+      headers: key,
+      body: { status: 'pending' },
+    },
+    createProductReview: {
+      method: 'POST',
+      url: `/products/${ids.productId('Dog bowl')}/reviews`,
+      headers: bearer(ann.token),
+      body: { rating: 4, title: 'Solid bowl', comment: 'Heavy steel, does not tip over.' },
+    },
+  };
+}
+
+const bodyOperations = () => operations.filter((op) => op.body);
+const send = (r: ReturnType<typeof writeRequests>[string], body: unknown) =>
+  t.app.inject({ method: r.method, url: r.url, headers: r.headers, payload: body as object });
+
+describe('API1: object level authorization', () => {
+  it("refuses every bearer route with another customer's id, and B's data stays as it was", async () => {
+    const before = await snapshot();
+    const routes = [
+      { method: 'GET', url: `/customers/${bob.id}/profile` },
+      { method: 'PUT', url: `/customers/${bob.id}/profile`, payload: { first_name: 'Mallory' } },
+      { method: 'POST', url: `/customers/${bob.id}/addresses`, payload: address },
+      {
+        method: 'PUT',
+        url: `/customers/${bob.id}/addresses/${bobAddressId}`,
+        payload: { city: 'X' },
+      },
+      { method: 'DELETE', url: `/customers/${bob.id}/addresses/${bobAddressId}` },
+    ] as const;
+    for (const route of routes) {
+      expectShopError(await t.app.inject({ ...route, headers: bearer(ann.token) }), 403);
+    }
+    // B's address through A's own path: as if it did not exist.
+    for (const route of [
+      {
+        method: 'PUT',
+        url: `/customers/${ann.id}/addresses/${bobAddressId}`,
+        payload: { city: 'X' },
+      },
+      { method: 'DELETE', url: `/customers/${ann.id}/addresses/${bobAddressId}` },
+    ] as const) {
+      expectShopError(await t.app.inject({ ...route, headers: bearer(ann.token) }), 404);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('gives no way to review as another customer: the reviewer is always the token’s customer', async () => {
+    const product = ids.productId('Blue lead');
+    const review = { rating: 1, title: 'Terrible', comment: 'Written by somebody else.' };
+    for (const impersonation of [
+      { customer_id: bob.id },
+      { customerId: bob.id },
+      { first_name: 'Bob', last_name: 'Stag' },
+      { reviewer: { id: bob.id } },
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/products/${product}/reviews`,
+        headers: bearer(ann.token),
+        payload: { ...review, ...impersonation },
+      });
+      expectShopError(res, 400, /unknown field/);
+    }
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/products/${product}/reviews?customer_id=${bob.id}`,
+      headers: bearer(ann.token),
+      payload: review,
+    });
+    expect(res.statusCode).toBe(201);
+    const rows = await t.app.db.review.findMany({ where: { productId: product } });
+    expect(rows.map((r) => r.customerId)).toEqual([ann.id]);
+    const listed = await t.request({ method: 'GET', url: `/products/${product}/reviews` });
+    expect(listed.json().data.reviews[0]).toMatchObject({ first_name: 'Ann' });
+  });
+});
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+function claimsOf(customer: RegisteredCustomer, extra: Record<string, unknown> = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    sub: String(customer.id),
+    email: customer.email,
+    iss: JWT_ISSUER,
+    aud: JWT_AUDIENCE,
+    iat: now,
+    exp: now + 3600,
+    ...extra,
+  };
+}
+const hs256 = (
+  payload: object,
+  header: object = { alg: 'HS256', typ: 'JWT' },
+  secret: string | Buffer = TEST_JWT_SECRET,
+) => {
+  const input = `${b64url(header)}.${b64url(payload)}`;
+  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+};
+const profileWith = (token: string) =>
+  t.app.inject({ method: 'GET', url: `/customers/${ann.id}/profile`, headers: bearer(token) });
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = (sorted.length - 1) / 2;
+  return (sorted[Math.floor(mid)]! + sorted[Math.ceil(mid)]!) / 2;
+};
+
+describe('API2: authentication', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicPem = publicKey.export({ type: 'spki', format: 'pem' });
+
+  it.each([
+    [
+      'RS256, signed with an RSA key',
+      () => {
+        const input = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url(claimsOf(ann))}`;
+        return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
+      },
+    ],
+    [
+      'RS256 in the header, HMAC-signed with the secret',
+      () => hs256(claimsOf(ann), { alg: 'RS256', typ: 'JWT' }),
+    ],
+    [
+      'HS256 keyed with an RSA public key (HS/RS confusion)',
+      () => hs256(claimsOf(ann), undefined, publicPem),
+    ],
+    ['ES256 in the header', () => hs256(claimsOf(ann), { alg: 'ES256', typ: 'JWT' })],
+    ['a lower-case "hs256"', () => hs256(claimsOf(ann), { alg: 'hs256', typ: 'JWT' })],
+    [
+      'issued an hour in the future',
+      () => hs256(claimsOf(ann, { iat: Math.floor(Date.now() / 1000) + 3600 })),
+    ],
+    ['with a non-numeric iat', () => hs256(claimsOf(ann, { iat: 'now' }))],
+  ])('refuses a token %s with 401', async (_label, token) => {
+    expectShopError(await profileWith(token()), 401, /Invalid or expired token/);
+  });
+
+  it('accepts a token whose iat is a few seconds ahead (clock skew between servers)', async () => {
+    const token = hs256(claimsOf(ann, { iat: Math.floor(Date.now() / 1000) + 20 }));
+    expect((await profileWith(token)).statusCode).toBe(200);
+  });
+
+  it('refuses even the right password once login attempts are throttled', async () => {
+    const limited = await createTestApp({ authRateLimitPerMinute: 3 });
+    try {
+      const victim = await registerCustomer(limited, { password: 'the right password' });
+      const login = (password: string) =>
+        limited.request({
+          method: 'POST',
+          url: '/customers/login',
+          payload: { email: victim.email, password },
+        });
+      for (const guess of ['guess one', 'guess two', 'guess three'])
+        expect((await login(guess)).statusCode).toBe(401);
+      const res = await login('the right password');
+      expectShopError(res, 429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.json().error).not.toMatch(/token/i);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  // Measured here (6 rounds of 25 interleaved pairs): medians 14.5–15.3 ms for both, differences
+  // ≤ 0.5 ms. Skipping the hash for unknown addresses would make them ~13 ms faster. Tolerance:
+  // 25% of the slower median (about 4 ms), far under that gap and far over the noise.
+  it('takes as long for an unknown e-mail as for a wrong password (medians within 25%)', async () => {
+    const login = async (email: string) => {
+      const started = performance.now();
+      const res = await t.request({
+        method: 'POST',
+        url: '/customers/login',
+        payload: { email, password: 'not the password' },
+      });
+      expect(res.statusCode).toBe(401);
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 3; i++) await Promise.all([login('warm-up@example.com'), login(ann.email)]);
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      unknown.push(await login(`nobody-${i}@example.com`));
+      wrong.push(await login(ann.email));
+    }
+    const [a, b] = [median(unknown), median(wrong)];
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(0.25 * Math.max(a, b));
+  });
+});
+
+describe('API3: property level authorization (mass assignment)', () => {
+  it('has a valid request for every operation with a body in the document', () => {
+    expect(Object.keys(writeRequests()).sort()).toEqual(
+      bodyOperations()
+        .map((op) => op.operationId)
+        .sort(),
+    );
+  });
+
+  it('refuses id, stock, status, role and created_at in every write body with 400, changing nothing', async () => {
+    const before = await snapshot();
+    const requests = writeRequests();
+    let attempts = 0;
+    for (const op of bodyOperations()) {
+      const request = requests[op.operationId]!;
+      const known = Object.keys(op.body!.properties ?? {});
+      for (const field of [
+        'id',
+        'stock',
+        'status',
+        'role',
+        'created_at',
+        'password_hash',
+        'customer_id',
+      ]) {
+        if (known.includes(field)) continue;
+        const res = await send(request, {
+          ...request.body,
+          [field]: field === 'status' ? 'delivered' : 1,
+        });
+        expectShopError(res, 400, new RegExp(`unknown field '${field}'`));
+        attempts += 1;
+      }
+    }
+    // Nested: an order line cannot set the stock, the line total or the order's status.
+    for (const field of ['stock', 'total_price', 'status', 'id']) {
+      const body = orderOf(1);
+      const res = await send(requests.createOrder!, {
+        ...body,
+        items: [{ ...body.items[0], [field]: 0 }],
+      });
+      expectShopError(res, 400, new RegExp(`unknown field 'items.0.${field}'`));
+      attempts += 1;
+    }
+    expect(attempts).toBeGreaterThan(60);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+/** A raw HTTP exchange: writes `parts` (waiting `pause` ms between them), reads until closed. */
+function rawExchange(port: number, parts: string[], pause: number, maxMs: number) {
+  return new Promise<{ text: string; closedAfterMs: number; partsWritten: number }>(
+    (resolve, reject) => {
+      const started = Date.now();
+      const socket = net.connect(port, '127.0.0.1');
+      let text = '';
+      let written = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const writeNext = () => {
+        if (socket.destroyed || written >= parts.length) return;
+        socket.write(parts[written]!);
+        written += 1;
+        timer = setTimeout(writeNext, pause);
+      };
+      const guard = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`the server kept the connection open for ${maxMs} ms: ${text}`));
+      }, maxMs);
+      socket.on('connect', writeNext);
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearTimeout(timer);
+        clearTimeout(guard);
+        resolve({ text, closedAfterMs: Date.now() - started, partsWritten: written });
+      });
+    },
+  );
+}
+
+async function listening(app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as net.AddressInfo).port;
+}
+
+describe('API4: resource consumption', () => {
+  it('cuts off slow-loris bodies and headers after the request timeout (408, closed), serving others meanwhile', async () => {
+    const slow = await createTestApp({ requestTimeoutMs: 1_000 });
+    try {
+      const port = await listening(slow.app);
+      const head = `POST /newsletter/subscribe HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n`;
+      const body = Array.from({ length: 40 }, () => ' ');
+      const headers = 'GET /categories HTTP/1.1\r\nHost: x\r\nX-Trickle: '.split('');
+      const [slowBody, slowHeaders, normal] = await Promise.all([
+        rawExchange(port, [head, ...body], 200, 6_000),
+        rawExchange(port, headers, 200, 6_000),
+        (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return fetch(`http://127.0.0.1:${port}/categories`, {
+            headers: { 'x-api-key': TEST_API_KEY },
+          });
+        })(),
+      ]);
+      for (const cut of [slowBody, slowHeaders]) {
+        expect(cut.text).toMatch(/^HTTP\/1\.1 408 /);
+        expect(cut.closedAfterMs).toBeGreaterThanOrEqual(1_000);
+        expect(cut.closedAfterMs).toBeLessThan(3_000);
+        expect(cut.partsWritten).toBeLessThan(16); // it was cut off long before it finished
+      }
+      expect(normal.status).toBe(200);
+      expect(await slow.app.db.newsletterSubscriber.count()).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses 101 order lines, a 201-character search and page 100001 with 400', async () => {
+    const lines = Array.from({ length: 101 }, () => orderOf(1).items[0]);
+    expectShopError(
+      await t.request({ method: 'POST', url: '/orders', payload: { ...orderOf(1), items: lines } }),
+      400,
+      /items/,
+    );
+    expectShopError(
+      await t.request({ method: 'GET', url: `/products?search=${'a'.repeat(201)}` }),
+      400,
+      /search/,
+    );
+    expectShopError(await t.request({ method: 'GET', url: '/products?page=100001' }), 400, /page/);
+  });
+});
+
+describe('API4: database faults answer 503, not 500', () => {
+  it('answers 503 in the envelope at once when the database cannot be reached, /ready included', async () => {
+    const app = await buildApp({
+      ...t.config,
+      databaseUrl: 'postgresql://postgres:x@127.0.0.1:1/gone',
+    });
+    try {
+      const key = { 'x-api-key': TEST_API_KEY };
+      const started = performance.now();
+      for (const request of [
+        { method: 'GET', url: '/products', headers: key },
+        { method: 'POST', url: '/orders', headers: key, payload: orderOf(1) },
+        {
+          method: 'POST',
+          url: '/customers/login',
+          headers: key,
+          payload: { email: ann.email, password: 'x' },
+        },
+        { method: 'GET', url: `/customers/${ann.id}/profile`, headers: bearer(ann.token) },
+      ] as const) {
+        expectShopError(await app.inject(request), 503, /^Service temporarily unavailable$/);
+      }
+      expect(performance.now() - started).toBeLessThan(5_000);
+      const ready = await app.inject({ method: 'GET', url: '/ready' });
+      expect({ status: ready.statusCode, body: ready.json() }).toEqual({
+        status: 503,
+        body: { status: 'unavailable' },
+      });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 to an order whose connection is cut mid-transaction, writes none of it, and recovers', async () => {
+    const product = ids.productId('Binoculars 8x42');
+    const before = await snapshot();
+    const admin = new pg.Client({ connectionString: t.config.databaseUrl });
+    await admin.connect();
+    try {
+      // Hold the product's row, so the order waits inside its transaction on the stock update.
+      await admin.query('BEGIN');
+      await admin.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [product]);
+      const order = t.request({
+        method: 'POST',
+        url: '/orders',
+        payload: {
+          ...orderOf(1),
+          items: [{ product_id: product, product_name: 'B', quantity: 1, price: 499 }],
+        },
+      });
+      let waiting: number[] = [];
+      for (let i = 0; i < 100 && waiting.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const rows = await admin.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        waiting = rows.rows.map((r) => r.pid);
+      }
+      expect(waiting).toHaveLength(1);
+      await admin.query('SELECT pg_terminate_backend($1)', [waiting[0]]);
+      expectShopError(await order, 503, /^Service temporarily unavailable$/);
+      await admin.query('ROLLBACK');
+    } finally {
+      await admin.end();
+    }
+    expect(await snapshot()).toEqual(before);
+    const retry = await t.request({ method: 'POST', url: '/orders', payload: orderOf(1) });
+    expect(retry.statusCode).toBe(201);
+  });
+});
+
+/** Every string field of a body schema (top level and inside arrays of objects), with its path. */
+function stringFields(
+  schema: Schema,
+  prefix: string[] = [],
+): Array<{ path: string[]; schema: Schema }> {
+  const fields: Array<{ path: string[]; schema: Schema }> = [];
+  for (const [key, child] of Object.entries(schema.properties ?? {})) {
+    const options = child.anyOf ?? [child];
+    if (options.some((o) => o.type === 'string' && !o.enum)) {
+      fields.push({ path: [...prefix, key], schema: options.find((o) => o.type === 'string')! });
+    }
+    const items = options.find((o) => o.type === 'array')?.items;
+    if (items?.type === 'object') fields.push(...stringFields(items, [...prefix, key, '0']));
+  }
+  return fields;
+}
+
+function withValue(
+  body: Record<string, unknown>,
+  path: string[],
+  value: unknown,
+): Record<string, unknown> {
+  const copy = structuredClone(body);
+  let cursor: Record<string, unknown> = copy;
+  for (const key of path.slice(0, -1)) cursor = cursor[key] as Record<string, unknown>;
+  cursor[path[path.length - 1]!] = value;
+  return copy;
+}
+
+const SQL = [
+  "' OR '1'='1",
+  "'; DROP TABLE customers; --",
+  '" OR ""="',
+  "\\'; SELECT pg_sleep(3); --",
+  '%_\\ $1 $$x$$ /* */',
+];
+const SQL_EMAILS = ["o'brien'--@example.com", "x'or'1'='1@example.com"];
+
+describe('injection', () => {
+  it('treats SQL metacharacters in every string parameter as text: no 5xx, nothing delayed, stored verbatim', async () => {
+    const requests = writeRequests();
+    const productsBefore = await t.app.db.product.count();
+    let attempts = 0;
+    let echoed = 0;
+    let slowest = 0;
+    for (const op of bodyOperations()) {
+      const request = requests[op.operationId]!;
+      for (const field of stringFields(op.body!)) {
+        const payloads = field.schema.format === 'email' ? SQL_EMAILS : SQL;
+        for (const [i, raw] of payloads.entries()) {
+          const value = raw.padEnd(field.schema.minLength ?? 0, '.');
+          let body = withValue(request.body, field.path, value);
+          // Each registration needs an address of its own to get as far as the database.
+          if (op.operationId === 'registerCustomer' && field.path[0] !== 'email') {
+            body = { ...body, email: `sql-${field.path[0]}-${i}@example.com` };
+          }
+          const started = performance.now();
+          const res = await send(request, body);
+          slowest = Math.max(slowest, performance.now() - started);
+          attempts += 1;
+          expect({
+            op: op.operationId,
+            field: field.path.join('.'),
+            status: res.statusCode,
+          }).toEqual({
+            op: op.operationId,
+            field: field.path.join('.'),
+            status: res.statusCode < 500 ? res.statusCode : 'no server error',
+          });
+          // Answers that show the field show it exactly as sent.
+          const shown = res.statusCode < 300 ? res.json().data?.[field.path.at(-1)!] : undefined;
+          if (typeof shown === 'string') {
+            expect(shown).toBe(value);
+            echoed += 1;
+          }
+        }
+      }
+    }
+    for (const param of ['search', 'sort']) {
+      for (const value of SQL) {
+        const res = await t.request({
+          method: 'GET',
+          url: `/products?${param}=${encodeURIComponent(value)}`,
+        });
+        expect(res.statusCode).toBeLessThan(500);
+        attempts += 1;
+      }
+    }
+    expect(attempts).toBeGreaterThan(150);
+    expect(echoed).toBeGreaterThan(20);
+    expect(slowest).toBeLessThan(2_500); // an injected pg_sleep(3) would show here
+    expect(await t.app.db.product.count()).toBe(productsBefore);
+    // Stored exactly as sent: one order and one account per payload.
+    const orders = await t.app.db.order.findMany({ where: { customerName: { in: SQL } } });
+    expect(orders.map((o) => o.customerName).sort()).toEqual([...SQL].sort());
+    const customers = await t.app.db.customer.findMany({
+      where: { firstName: { in: SQL }, email: { startsWith: 'sql-' } },
+    });
+    expect(customers.map((c) => c.firstName).sort()).toEqual([...SQL].sort());
+  });
+
+  it('refuses U+0000 (which PostgreSQL text cannot hold) in every string parameter with 400 naming it', async () => {
+    const before = await snapshot();
+    const requests = writeRequests();
+    let attempts = 0;
+    for (const op of bodyOperations()) {
+      const request = requests[op.operationId]!;
+      for (const field of stringFields(op.body!)) {
+        const res = await send(request, withValue(request.body, field.path, 'a\u0000b'));
+        expectShopError(res, 400, new RegExp(`^body\\.${field.path.join('\\.')} must not contain`));
+        attempts += 1;
+      }
+    }
+    const search = await t.request({ method: 'GET', url: '/products?search=a%00b' });
+    expectShopError(search, 400, /^querystring\.search must not contain the character U\+0000$/);
+    expect(attempts).toBeGreaterThan(25);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses Mongo operators in every body field and query key with 400, writing nothing', async () => {
+    const before = await snapshot();
+    const requests = writeRequests();
+    let attempts = 0;
+    for (const op of bodyOperations()) {
+      const request = requests[op.operationId]!;
+      for (const field of Object.keys(op.body!.properties ?? {})) {
+        for (const operator of [{ $ne: null }, { $gt: '' }, { $regex: '.*' }]) {
+          expectShopError(await send(request, { ...request.body, [field]: operator }), 400);
+          attempts += 1;
+        }
+      }
+      expectShopError(await send(request, { ...request.body, $where: 'sleep(1000)' }), 400);
+      expectShopError(await send(request, { $or: [request.body] }), 400);
+      attempts += 2;
+    }
+    for (const query of ['search[$ne]=x', 'category[$gt]=0', '$where=1', 'limit[$gt]=1']) {
+      expectShopError(await t.request({ method: 'GET', url: `/products?${query}` }), 400);
+      attempts += 1;
+    }
+    expect(attempts).toBeGreaterThan(100);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('never lets X-Request-Id inject headers: unsafe ids are replaced, CR/LF never reach the response', async () => {
+    for (const hostile of [
+      '<script>alert(1)</script>',
+      'a b',
+      'id;rm -rf',
+      '%0d%0aSet-Cookie:x=1',
+      'ä',
+      'x'.repeat(129),
+      '',
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/health',
+        headers: { 'x-request-id': hostile },
+      });
+      expect(res.headers['x-request-id']).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const twin = await createTestApp();
+    try {
+      const port = await listening(twin.app);
+      for (const header of [
+        'X-Request-Id: abc\r\n Set-Cookie: pwned=1', // obsolete line folding
+        'X-Request-Id: abc\rSet-Cookie: pwned=1', // a bare CR
+        'X-Request-Id: abc\nSet-Cookie: pwned=1', // a bare LF
+        'X-Request-Id: abc\u0000Set-Cookie: pwned=1',
+      ]) {
+        const { text } = await rawExchange(
+          port,
+          [`GET /health HTTP/1.1\r\nHost: x\r\n${header}\r\nConnection: close\r\n\r\n`],
+          0,
+          3_000,
+        );
+        const [head] = text.split('\r\n\r\n');
+        expect(head).toMatch(/^HTTP\/1\.1 (200|400) /);
+        expect(head).not.toMatch(/^set-cookie:/im);
+        expect(head).not.toMatch(/pwned/);
+      }
+    } finally {
+      await twin.close();
+    }
+  });
+});

@@ -1,0 +1,178 @@
+// Property-based fuzzing of every operation in openapi/shop.json (see support/openapi-fuzz.ts):
+// at least 2,000 generated requests per run, seeded (FUZZ_SEED reproduces a run), valid and
+// mutated. Never a 5xx; every 4xx in the error envelope; every 2xx valid against the document;
+// no response carries a password hash, an API key or its hash, or a stack trace.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { hashApiKey } from '../src/services/api-keys.js';
+import { TEST_API_KEY, createTestApp, type TestApp } from './support/app.js';
+import { seedCatalogue } from './support/catalogue.js';
+import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
+import {
+  FUZZ_SEED,
+  contractChecker,
+  fuzzOperation,
+  operationsOf,
+  readDocument,
+  type Answer,
+  type ContractChecker,
+  type GeneratedRequest,
+  type Hint,
+  type Operation,
+} from './support/openapi-fuzz.js';
+
+const operations = operationsOf(
+  readDocument(new URL('../../../openapi/shop.json', import.meta.url)),
+);
+
+/** Runs per operation; register and login hash passwords, so they get fewer. */
+const runsOf = (op: Operation) =>
+  ['registerCustomer', 'loginCustomer'].includes(op.operationId)
+    ? 60
+    : ['getHealth', 'getReadiness'].includes(op.operationId)
+      ? 10
+      : 125;
+
+let t: TestApp;
+let customer: RegisteredCustomer;
+const world = {
+  products: [] as Array<{ id: number; name: string; price: number; active: boolean }>,
+  categoryIds: [] as number[],
+  orderIds: [] as number[],
+  addressIds: [] as number[],
+  subscribed: [] as string[],
+};
+let checker: ContractChecker;
+let total = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedCatalogue(t.app);
+  // Orders must not run out of stock: the fuzzer orders a lot.
+  await t.app.db.product.updateMany({ data: { stock: 1_000_000 } });
+  const products = await t.app.db.product.findMany({ orderBy: { id: 'asc' } });
+  world.products = products.map((p) => ({
+    id: p.id,
+    name: p.name,
+    price: p.price.toNumber(),
+    active: p.active,
+  }));
+  world.categoryIds = (await t.app.db.category.findMany({ select: { id: true } })).map((c) => c.id);
+  customer = await registerCustomer(t, { password: 'fuzzing password 1' });
+  checker = contractChecker({
+    envelope: {
+      type: 'object',
+      required: ['success', 'error', 'status_code'],
+      properties: {
+        success: { enum: [false] },
+        error: { type: 'string' },
+        status_code: { type: 'integer' },
+      },
+      additionalProperties: false,
+    },
+    statusField: 'status_code',
+    forbiddenKeys: ['password', 'password_hash', 'passwordHash', 'key_hash', 'keyHash', 'stack'],
+    forbiddenText: [
+      '$argon2',
+      TEST_API_KEY,
+      hashApiKey(TEST_API_KEY),
+      'PrismaClient',
+      'node_modules',
+      /\bat .+\.[jt]s:\d+/,
+    ],
+  });
+});
+afterAll(() => t?.close());
+
+const activeProducts = () => world.products.filter((p) => p.active);
+const oneOf = <T>(list: () => T[]) =>
+  fc.nat().map((i) => {
+    const items = list();
+    return items[i % Math.max(items.length, 1)];
+  });
+
+/** Known ids and consistent records, so that valid requests get past "not found" to the work. */
+const hint: Hint = (op, where) => {
+  if (where === 'path.id') {
+    if (op.route.startsWith('/products')) return oneOf(() => world.products.map((p) => p.id));
+    if (op.route.startsWith('/orders')) return oneOf(() => world.orderIds);
+    if (op.route.startsWith('/customers')) return fc.constant(customer.id);
+  }
+  if (where === 'path.addressId') return oneOf(() => world.addressIds);
+  if (where === 'query.category' || where === 'body.preferences.categories[]') {
+    return oneOf(() => world.categoryIds);
+  }
+  if (where === 'body.items') {
+    return fc.array(
+      fc.tuple(oneOf(activeProducts), fc.integer({ min: 1, max: 3 })).map(([p, quantity]) => ({
+        product_id: p!.id,
+        product_name: p!.name,
+        quantity,
+        price: p!.price,
+      })),
+      { minLength: 1, maxLength: 4 },
+    );
+  }
+  if (op.operationId === 'loginCustomer' && where === 'body') {
+    return fc.constant({ email: customer.email, password: customer.password });
+  }
+  if (op.operationId === 'unsubscribeNewsletter' && where === 'body.email') {
+    return oneOf(() => world.subscribed);
+  }
+  return undefined;
+};
+
+function learn(op: Operation, request: GeneratedRequest, answer: Answer): void {
+  if (answer.statusCode >= 300) return;
+  const body = JSON.parse(answer.body) as { data?: Record<string, unknown> };
+  if (op.operationId === 'createOrder') world.orderIds.push(body.data!.order_id as number);
+  if (op.operationId === 'createCustomerAddress') world.addressIds.push(body.data!.id as number);
+  if (op.operationId === 'subscribeNewsletter') {
+    world.subscribed.push(
+      (JSON.parse(request.payload!) as { email: string }).email.trim().toLowerCase(),
+    );
+  }
+}
+
+async function send(op: Operation, request: GeneratedRequest): Promise<Answer> {
+  const auth = op.public ? {} : op.bearer ? bearer(customer.token) : { 'x-api-key': TEST_API_KEY };
+  const res = await t.app.inject({
+    method: request.method as 'GET',
+    url: request.url,
+    headers: { ...auth, ...request.headers },
+    ...(request.payload !== undefined ? { payload: request.payload } : {}),
+  });
+  return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+}
+
+describe(`fuzzing the shop from openapi/shop.json (seed ${FUZZ_SEED})`, () => {
+  it.each(operations.map((op, index) => [`${op.method} ${op.route}`, op, index] as const))(
+    '%s: never a 5xx; 4xx in the envelope; 2xx valid against the contract',
+    async (_name, op, index) => {
+      total += await fuzzOperation({ op, index, runs: runsOf(op), hint, send, checker, learn });
+    },
+  );
+
+  it('sent at least 2,000 requests, and every operation answered both a success and a refusal', () => {
+    expect(total).toBeGreaterThanOrEqual(2_000);
+    const summary = operations.map((op) => {
+      const statuses = [...(checker.seen.get(op.operationId) ?? new Map<number, number>()).keys()];
+      return {
+        operation: op.operationId,
+        success: statuses.some((s) => s < 300),
+        refusal: op.parameters.length > 0 || op.body ? statuses.some((s) => s >= 400) : true,
+      };
+    });
+    expect(summary.filter((s) => !s.success || !s.refusal)).toEqual([]);
+    console.log(
+      `shop fuzzing: ${total} requests (seed ${FUZZ_SEED}); statuses per operation:\n` +
+        operations
+          .map((op) => {
+            const seen = [...(checker.seen.get(op.operationId) ?? new Map<number, number>())];
+            const statuses = seen.sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
+            return `  ${op.operationId.padEnd(24)} ${statuses.join(' ')}`;
+          })
+          .join('\n'),
+    );
+  });
+});
