@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+/** A TCP port nobody listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Only what a shell needs to run programs, plus `vars`: nothing of the harness's own environment
+ * (NODE_OPTIONS, DATABASE_URL, …) leaks into a process under test.
+ */
+export function cleanEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
+    if (process.env[name] !== undefined) base[name] = process.env[name];
+  }
+  return { ...base, ...vars };
+}
+
+export interface RunningProcess {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  /** The last ~100 kB it printed (stdout and stderr), for failure messages. */
+  output: () => string;
+  exited: Promise<number | null>;
+  /** SIGTERM, then SIGKILL after `timeoutMs`; resolves the exit code. */
+  stop: (timeoutMs?: number) => Promise<number | null>;
+}
+
+export function startProcess(opts: {
+  name: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  onOutput?: (chunk: string) => void;
+}): RunningProcess {
+  const child = spawn(opts.command, opts.args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    opts.onOutput?.(text);
+    output += text;
+    if (output.length > 200_000) output = output.slice(-100_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', (error) => {
+      output += `\n[spawn error] ${error.message}`;
+      resolve(-1);
+    });
+  });
+  const stop = async (timeoutMs = 15_000) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { name: opts.name, child, pid: child.pid ?? -1, output: () => output, exited, stop };
+}
+
+/** Runs a command to completion; throws with its output unless it exits 0. */
+export async function runToCompletion(opts: {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}): Promise<string> {
+  const proc = startProcess({ name: opts.command, ...opts });
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+  try {
+    const code = await proc.exited;
+    if (code !== 0) {
+      throw new Error(
+        `${opts.command} ${opts.args.join(' ')} exited with ${code}:\n${proc.output()}`,
+      );
+    }
+    return proc.output();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `url` until it answers 200; fails at once with the process's output if it exits. */
+export async function waitForOk(
+  url: string,
+  proc: RunningProcess,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void proc.exited.then(() => (exited = true));
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${proc.name} exited before ${url} answered:\n${proc.output()}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+      last = `status ${res.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (${last}):\n${proc.output()}`);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,18 @@
+import { cleanEnv, runToCompletion } from './processes.js';
+import { JWT_SECRET, packageDir } from './services.js';
+
+/** Applies the shop's migrations with its own `migrate` command (Prisma's schema engine). */
+export async function migrateShopDatabase(databaseUrl: string): Promise<string> {
+  const output = await runToCompletion({
+    command: process.execPath,
+    args: [
+      '--experimental-wasm-modules',
+      '--disable-warning=ExperimentalWarning',
+      'dist/cli/index.js',
+      'migrate',
+    ],
+    cwd: packageDir('@dogshop/shop'),
+    env: cleanEnv({ DATABASE_URL: databaseUrl, JWT_SECRET, NODE_ENV: 'production' }),
+  });
+  return output.trim();
+}

@@ -1,0 +1,210 @@
+// Renders a run's results as Markdown (the JSON twin is the Report object itself).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Comparison, Report } from './results.js';
+import type { Figure } from './stats.js';
+
+const fmt = (value: number, digits = 0) =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      })
+    : 'n/a';
+
+/** "1,234 [1,200–1,260]" */
+export function showFigure(f: Figure, digits = 0): string {
+  return `${fmt(f.median, digits)} [${fmt(f.min, digits)}–${fmt(f.max, digits)}]`;
+}
+
+const digitsFor = (value: number) => (value >= 100 ? 0 : value >= 10 ? 1 : 2);
+const showAuto = (f: Figure) => showFigure(f, digitsFor(f.median));
+const verdict = (pass: boolean) => (pass ? '**pass**' : '**MISS**');
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+function resultsTable(report: Report): string[] {
+  const rows = [
+    '| # | A ÷ B | A (median [min–max]) | B (median [min–max]) | ratio [spread] | target | result |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const c of report.comparisons) {
+    rows.push(
+      `| ${c.id} | ${cell(c.title)} | ${showAuto(c.a.figure)} ${c.a.unit} | ${showAuto(c.b.figure)} ${c.b.unit} | ${showFigure(c.ratio, 2)} | ${c.target.op} ${c.target.value} | ${verdict(c.pass)} |`,
+    );
+    if (c.id === 'B4' && report.hotProduct) {
+      const h = report.hotProduct;
+      rows.push(
+        `| B4 hot | ${h.clients} clients order product ${h.productId} (stock ${h.initialStock}) | ${fmt(h.successes)} orders placed | ${fmt(h.refusedInsufficientStock)} refused (409) | final stock ${h.finalStock} = ${h.initialStock} − ${h.successes} ${h.exact ? '✓' : '✗'} | zero oversell, exact stock | ${verdict(!h.oversold && h.exact)} |`,
+      );
+    }
+    if (c.id === 'B5' && report.health) {
+      const h = report.health;
+      rows.push(
+        `| B5 health | /health p99 during the login load ÷ idle p99 | ${showFigure(h.loadedP99, 2)} ms | ${showFigure(h.idleP99, 2)} ms | ${showFigure(h.ratio, 2)} | ${h.target.op} ${h.target.value}× | ${verdict(h.pass)} |`,
+      );
+    }
+  }
+  for (const e of report.exports ?? []) {
+    rows.push(
+      `| B7 | CSV export of ${fmt(e.handlers)} handlers (B: the native driver reading the same cursor) | ${showFigure(e.rowsPerSecond)} rows/s, peak RSS growth ${showFigure(e.peakRssGrowthMb, 1)} MB | ${showFigure(e.floorRowsPerSecond)} rows/s | ${showFigure(e.ratio, 2)} | ≥ 100,000 rows/s; < 100 MB | ${verdict(e.pass)} |`,
+    );
+  }
+  if (report.exportTarget) {
+    const t = report.exportTarget;
+    rows.push(
+      `| B7 flat | RSS growth does not grow with row count | | | ${t.flat ? 'flat' : 'grows'} | not growing | ${verdict(t.flat)} |`,
+    );
+  }
+  return rows;
+}
+
+function latencyTable(comparisons: Comparison[]): string[] {
+  const rows = [
+    '| # | route / floor | connections | throughput | p50 ms | p99 ms |',
+    '| --- | --- | ---: | --- | --- | --- |',
+  ];
+  for (const c of comparisons) {
+    for (const l of c.latency ?? []) {
+      rows.push(
+        `| ${c.id} | ${cell(l.label)} | ${l.connections} | ${showAuto(l.rps)} | ${showFigure(l.p50, 1)} | ${showFigure(l.p99, 1)} |`,
+      );
+    }
+  }
+  return rows;
+}
+
+function scalingSection(report: Report): string[] {
+  if (!report.scaling?.length) return [];
+  const lines = [
+    '## Scaling with catalogue size',
+    '',
+    "Each figure at 1,000 / 10,000 / 100,000 products (10 reviews per product, same generator), at 16 connections. `SQL ms` is the EXPLAIN (ANALYZE) execution time of the request's read statements for its first variant; the exponent is the slope of log(time) against log(products) between the smallest and the largest catalogue (0 = flat, 1 = linear).",
+    '',
+    '| # | products | service req/s | pgbench tps | ratio | p50 ms | p99 ms | SQL ms |',
+    '| --- | ---: | --- | --- | --- | --- | --- | ---: |',
+  ];
+  const ids = [...new Set(report.scaling.map((r) => r.id))];
+  const exponents: string[] = [];
+  for (const id of ids) {
+    const rows = report.scaling.filter((r) => r.id === id).sort((a, b) => a.products - b.products);
+    for (const r of rows) {
+      lines.push(
+        `| ${id} | ${fmt(r.products)} | ${showAuto(r.rps)} | ${showAuto(r.tps)} | ${showFigure(r.ratio, 2)} | ${showFigure(r.p50, 1)} | ${showFigure(r.p99, 1)} | ${fmt(r.sqlMs, 2)} |`,
+      );
+    }
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    if (first && last && last.products > first.products) {
+      const span = Math.log(last.products / first.products);
+      const exponent = (from: number, to: number) => (Math.log(to / from) / span).toFixed(2);
+      exponents.push(
+        `- ${id} (${first.label}): request time ∝ products^${exponent(last.rps.median, first.rps.median)}, SQL time ∝ products^${exponent(first.sqlMs, last.sqlMs)}`,
+      );
+      first.statements.forEach((statement, i) => {
+        const times = rows.map((r) => r.statements[i]?.ms ?? NaN);
+        exponents.push(
+          `  - \`${statement.sql}\`: ${times.map((t) => fmt(t, 3)).join(' / ')} ms (∝ products^${exponent(times[0]!, times[times.length - 1]!)})`,
+        );
+      });
+    }
+  }
+  return [...lines, '', ...exponents, ''];
+}
+
+export function renderMarkdown(report: Report): string {
+  const lines: string[] = [
+    `# Benchmark results ${report.date}`,
+    '',
+    `Command: \`${report.command}\` — ${report.settings.rounds} interleaved rounds of ${report.settings.durationSeconds} s per side (A and B alternate, the first round is a warm-up and dropped); figures are medians with the [min–max] of the kept rounds. Started ${report.startedAt}, finished ${report.finishedAt}.`,
+    '',
+    '## Results',
+    '',
+    ...resultsTable(report),
+    '',
+    '## Latency',
+    '',
+    ...latencyTable(report.comparisons),
+    '',
+    ...scalingSection(report),
+    '## Notes per figure',
+    '',
+  ];
+  for (const c of report.comparisons) {
+    lines.push(`### ${c.id} — ${c.title}`, '');
+    lines.push(`- A: ${c.a.label}; B: ${c.b.label}.`);
+    for (const also of c.alsoRatios ?? [])
+      lines.push(`- ${also.label}: ${showFigure(also.ratio, 2)}`);
+    for (const note of c.notes) lines.push(`- ${note}`);
+    lines.push('');
+    if (c.cpu?.length) {
+      lines.push(
+        'CPU during the runs (median of the kept rounds), as cores in use and as milliseconds per request or transaction:',
+        '',
+        '| side | rate /s | service | database | load generator | other processes | whole machine |',
+        '| --- | ---: | --- | --- | --- | --- | --- |',
+      );
+      const use = (cores: number, rate: number) =>
+        `${cores.toFixed(2)} (${rate > 0 ? ((cores * 1000) / rate).toFixed(2) : 'n/a'} ms)`;
+      for (const row of c.cpu) {
+        lines.push(
+          `| ${cell(row.side)} | ${fmt(row.rate, digitsFor(row.rate))} | ${use(row.service, row.rate)} | ${use(row.database, row.rate)} | ${use(row.loadGenerator, row.rate)} | ${row.other.toFixed(2)} | ${row.machine.toFixed(2)} |`,
+        );
+      }
+      lines.push('');
+    }
+  }
+  if (report.exports?.length) {
+    lines.push('### B7 — CSV export', '');
+    for (const e of report.exports) {
+      lines.push(
+        `- ${fmt(e.handlers)} handlers: ${showFigure(e.rowsPerSecond)} rows/s, ${showFigure(e.seconds, 2)} s in all, first byte after ${showFigure(e.firstByteSeconds, 2)} s, peak RSS growth ${showFigure(e.peakRssGrowthMb, 1)} MB over a ${fmt(e.baselineRssMb, 0)} MB baseline; CPU per row: service ${showFigure(e.serviceCpuUsPerRow, 1)} µs, stand-in ${showFigure(e.databaseCpuUsPerRow, 1)} µs (the service alone would manage ${fmt(1e6 / e.serviceCpuUsPerRow.median)} rows per CPU second). The native driver reads the same cursor at ${showFigure(e.floorRowsPerSecond)} rows/s.`,
+      );
+    }
+    lines.push(
+      "- Rows/s counts from sending the request to the last byte, so it includes the stand-in computing and sorting the whole result before its first batch (see the first-byte time). RSS is the service process's (`/proc/<pid>/status`, peak from VmHWM after resetting it, and 5 ms samples).",
+      '',
+    );
+  }
+  lines.push('## Environment', '');
+  const m = report.machine;
+  lines.push(
+    `- Machine: ${m.cpus} × ${m.cpuModel}, ${fmt(m.memoryGb, 1)} GB memory, ${m.os}; load average before ${m.loadAverageBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${m.loadAverageAfter.map((l) => l.toFixed(2)).join(' / ')}.`,
+    `- Versions: ${Object.entries(report.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
+    `- Pools: ${Object.entries(report.pools)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join(', ')}.`,
+    `- PostgreSQL settings: ${Object.entries(report.postgres)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join(', ')}.`,
+    `- Connections: ${Object.entries(report.settings.connections)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
+    '',
+    '### Data sets',
+    '',
+    '```json',
+    JSON.stringify(report.datasets, null, 2),
+    '```',
+    '',
+  );
+  if (report.noise.length || report.notes.length) {
+    lines.push('## Noise and caveats', '');
+    for (const n of [...report.noise, ...report.notes]) lines.push(`- ${n}`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function writeReport(
+  report: Report,
+  outDir: string,
+  label?: string,
+): { md: string; json: string } {
+  mkdirSync(outDir, { recursive: true });
+  const base = path.join(outDir, label ? `${report.date}-${label}` : report.date);
+  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${base}.md`, renderMarkdown(report));
+  return { md: `${base}.md`, json: `${base}.json` };
+}

@@ -1,0 +1,337 @@
+// `pnpm bench`: starts the databases, loads the data sets, starts the services as real servers on
+// loopback, runs each comparison in interleaved rounds and writes bench/results/<date>.md + .json.
+// BENCH_DURATION (default 10s), BENCH_ROUNDS (3), BENCH_SCALES (1000,100000), --only B2,B3,SCALING.
+import os from 'node:os';
+import {
+  hotProductRun,
+  catalogueFacts,
+  detailBench,
+  listBench,
+  loginBench,
+  orderBench,
+  reviewsBench,
+  searchBench,
+} from './benchmarks/shop-benchmarks.js';
+import { DB_CONNECTIONS, measureRoute, type RouteBench } from './benchmarks/shop-routes.js';
+import { exportBench, publicListBench } from './benchmarks/handler-benchmarks.js';
+import { B1_CONNECTIONS, B1_PIPELINING, pluginStackBench } from './benchmarks/plugin-stack.js';
+import { wants, type Context, type Options } from './context.js';
+import { cloneDataset, ensureShopDataset } from './datasets/cache.js';
+import { generateHandlers, HANDLER_SEED, loadHandlerDataset } from './datasets/handler-dataset.js';
+import { REVIEWS_PER_PRODUCT } from './datasets/shop-dataset.js';
+import { pgbenchVersion } from './infra/pgbench.js';
+import { startPostgres, type BenchPostgres } from './infra/postgres.js';
+import { freePort } from './infra/processes.js';
+import {
+  MONGO_POOL_MAX,
+  SHOP_POOL_MAX,
+  startHandlerDirectory,
+  startMongoStandIn,
+  startShop,
+  type RunningService,
+} from './infra/services.js';
+import { openDirectoryDb } from '@dogshop/handler-directory/dist/db/connection.js';
+import { parseOptions } from './options.js';
+import { writeReport } from './report.js';
+import type { Report, ScalingRow } from './results.js';
+import { dependencyVersions } from './versions.js';
+import path from 'node:path';
+
+const log = (line: string) => console.log(line);
+
+function newReport(options: Options, argv: string[]): Report {
+  const now = new Date();
+  const cpus = os.cpus();
+  return {
+    date: now.toISOString().slice(0, 10),
+    startedAt: now.toISOString(),
+    finishedAt: '',
+    command: ['pnpm bench', ...argv].join(' '),
+    settings: {
+      durationSeconds: options.durationSeconds,
+      rounds: options.rounds,
+      only: options.only ? [...options.only] : null,
+      scales: [options.products, ...options.scales].sort((a, b) => a - b),
+      connections: {
+        B1: B1_CONNECTIONS,
+        'B1 pipelining': B1_PIPELINING,
+        'B2–B4 (headline, extra)': DB_CONNECTIONS[0]!,
+        'B2–B4 extra': DB_CONNECTIONS[1]!,
+        'pgbench clients': SHOP_POOL_MAX,
+        B6: MONGO_POOL_MAX,
+      },
+    },
+    machine: {
+      cpus: cpus.length,
+      cpuModel: cpus[0]?.model ?? 'unknown',
+      memoryGb: os.totalmem() / 1024 ** 3,
+      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      loadAverageBefore: os.loadavg(),
+      loadAverageAfter: [],
+    },
+    versions: dependencyVersions(),
+    pools: {
+      'shop DATABASE_POOL_MAX (pg pool under Prisma)': SHOP_POOL_MAX,
+      'handler directory Mongoose maxPoolSize': MONGO_POOL_MAX,
+      'pgbench clients': SHOP_POOL_MAX,
+      'native driver maxPoolSize (B6)': MONGO_POOL_MAX,
+      'libuv thread pool (UV_THREADPOOL_SIZE)': Number(process.env.UV_THREADPOOL_SIZE ?? 4),
+    },
+    postgres: {},
+    datasets: {},
+    comparisons: [],
+    noise: [],
+    notes: [],
+  };
+}
+
+async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
+  const { options } = ctx;
+  const shopIds = ['B1', 'B2', 'B3', 'B4', 'B5'];
+  const main = shopIds.some((id) => wants(options, id));
+  const scaling =
+    options.scales.length > 0 && (options.only === null || options.only.has('SCALING'));
+  if (!main && !scaling) return;
+  const sizes = [...new Set([options.products, ...(scaling ? options.scales : [])])].sort(
+    (a, b) => a - b,
+  );
+  const datasets = new Map<number, string>();
+  for (const products of sizes) {
+    const { database, summary } = await ensureShopDataset(ctx, products);
+    datasets.set(products, database);
+    ctx.report.datasets[`shop ${products} products`] = {
+      ...summary,
+      reviewsPerProduct: REVIEWS_PER_PRODUCT,
+      loadedBy:
+        "catalogue through the shop's parseCatalogue + importCatalogue (the catalogue:import path); customers and reviews with Prisma createMany (reviews have no import path); one argon2id hash shared by all customers",
+    };
+  }
+
+  const scalingRows: ScalingRow[] = [];
+  const routeBenches = async (
+    database: string,
+    facts: Awaited<ReturnType<typeof catalogueFacts>>,
+  ) => {
+    const variants = options.variants;
+    return [
+      listBench(),
+      searchBench(Math.min(8, variants)),
+      detailBench(facts, variants),
+      reviewsBench(facts, variants),
+      orderBench(facts, variants),
+    ] satisfies RouteBench[];
+  };
+
+  for (const products of sizes) {
+    const isMain = products === options.products;
+    if (!isMain && !scaling) continue;
+    if (isMain && !main && !scaling) continue;
+    const database = await cloneDataset(ctx, datasets.get(products)!, `bench_shop_${products}`);
+    const databaseUrl = ctx.pg.url(database);
+    log(`shop on ${products} products (${database})`);
+    const shop = await startShop(databaseUrl);
+    try {
+      const facts = await catalogueFacts(ctx, database);
+      if (isMain && wants(options, 'B1')) {
+        log('B1 plugin stack');
+        await guard(errors, 'B1', async () =>
+          ctx.report.comparisons.push(await pluginStackBench(ctx, shop)),
+        );
+      }
+      for (const bench of await routeBenches(database, facts)) {
+        const inMain = isMain && wants(options, bench.id);
+        const inScaling = scaling;
+        if (!inMain && !inScaling) continue;
+        await guard(errors, `${bench.id} (${products} products)`, async () => {
+          log(`${bench.id} ${bench.label} (${products} products)`);
+          const measured = await measureRoute(ctx, shop, databaseUrl, database, bench, {
+            connections: inMain ? DB_CONNECTIONS : [DB_CONNECTIONS[0]!],
+            seconds: inMain ? options.durationSeconds : Math.max(1, options.durationSeconds / 2),
+            rounds: options.rounds,
+          });
+          if (inMain) {
+            measured.comparison.notes.push(
+              `Slowest statement's plan (EXPLAIN ANALYZE, BUFFERS):\n\n\`\`\`\n${measured.explain.slowestPlan}\n\`\`\``,
+            );
+            ctx.report.comparisons.push(measured.comparison);
+          }
+          const c = measured.comparison;
+          const headline = c.latency![0]!;
+          scalingRows.push({
+            products,
+            id: bench.id,
+            label: bench.label,
+            rps: c.a.figure,
+            tps: c.b.figure,
+            ratio: c.ratio,
+            p50: headline.p50,
+            p99: headline.p99,
+            sqlMs: measured.explain.executionMs,
+            statements: measured.explain.statements,
+          });
+        });
+        if (bench.id === 'B4' && inMain) {
+          await guard(errors, 'B4 hot product', async () => {
+            log('B4 hot product: 64 clients, one product');
+            ctx.report.hotProduct = await hotProductRun(ctx, shop, database, facts);
+          });
+        }
+      }
+      if (isMain && wants(options, 'B5')) {
+        log('B5 login');
+        await guard(errors, 'B5', async () => {
+          const { comparison, health } = await loginBench(ctx, shop, database);
+          ctx.report.comparisons.push(comparison);
+          ctx.report.health = health;
+        });
+      }
+    } finally {
+      await shop.stop();
+    }
+  }
+  if (scaling) ctx.report.scaling = scalingRows;
+}
+
+async function handlerRuns(ctx: Context, errors: string[]): Promise<void> {
+  const { options } = ctx;
+  if (!wants(options, 'B6') && !wants(options, 'B7')) return;
+  const standIn = await startMongoStandIn();
+  let service: RunningService | undefined;
+  try {
+    const uri = `${standIn.uri}/bench_handlers`;
+    const loaded = await loadHandlerDataset(uri, options.handlers);
+    log(
+      `loaded ${loaded.handlers} handlers in ${loaded.seconds.toFixed(1)} s (Mongoose model insertMany)`,
+    );
+    ctx.report.datasets.handlers = {
+      ...loaded,
+      seed: HANDLER_SEED,
+      loadedBy:
+        "the handler directory's Mongoose model (insertMany: schema validation and the name-sort hook per handler)",
+      database: 'MongoDB wire-protocol stand-in (@dogshop/mongo-wire-server), in its own process',
+    };
+    service = await startHandlerDirectory(uri);
+    if (wants(options, 'B6')) {
+      log('B6 public list');
+      await guard(errors, 'B6', async () =>
+        ctx.report.comparisons.push(await publicListBench(ctx, service!, uri, standIn.process.pid)),
+      );
+    }
+    if (wants(options, 'B7')) {
+      ctx.report.exports = [];
+      let present = loaded.handlers;
+      for (const size of options.exportSizes) {
+        if (size > present) {
+          // The generator is sequential: the first N of a larger set are the N-handler set.
+          const db = await openDirectoryDb(uri);
+          try {
+            const more = generateHandlers(size).slice(present);
+            for (let i = 0; i < more.length; i += 1_000)
+              await db.handlers.insertMany(more.slice(i, i + 1_000));
+            present = await db.handlers.countDocuments({});
+          } finally {
+            await db.close();
+          }
+        }
+        if (size !== present) {
+          errors.push(
+            `B7: the directory holds ${present} handlers, not ${size}; export sizes must grow`,
+          );
+          continue;
+        }
+        log(`B7 CSV export of ${size} handlers`);
+        await guard(errors, `B7 ${size}`, async () =>
+          ctx.report.exports!.push(
+            await exportBench(ctx, service!, uri, standIn.process.pid, size),
+          ),
+        );
+      }
+      const runs = ctx.report.exports;
+      if (runs.length > 0) {
+        const smallest = runs[0]!;
+        const largest = runs[runs.length - 1]!;
+        // "Not growing with row count": ten times the rows may not cost more than 1.5× (+5 MB) the memory.
+        const flat = largest.peakRssGrowthMb.median <= smallest.peakRssGrowthMb.median * 1.5 + 5;
+        ctx.report.exportTarget = {
+          rowsPerSecond: 100_000,
+          rssGrowthMb: 100,
+          flat,
+          pass: flat && runs.every((r) => r.pass),
+        };
+      }
+    }
+  } finally {
+    await service?.stop();
+    await standIn.process.stop();
+  }
+}
+
+async function guard(errors: string[], name: string, fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    const message = `${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    console.error(message);
+    errors.push(message);
+  }
+}
+
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ md: string; json: string; errors: string[] }> {
+  const options = parseOptions(argv, env);
+  const report = newReport(options, argv);
+  const pgbench = await pgbenchVersion();
+  if (pgbench) {
+    report.versions.pgbench = pgbench.replace(/^pgbench \(PostgreSQL\) /, '');
+  } else if (options.smoke) {
+    options.only = new Set([...(options.only ?? [])].filter((id) => !/^(B[234]|SCALING)/.test(id)));
+    report.notes.push(
+      'pgbench is not installed: the comparisons with the database floor (B2–B4) were skipped.',
+    );
+  } else {
+    throw new Error('pgbench is not installed (Debian: apt-get install -y postgresql-client-15)');
+  }
+  const errors: string[] = [];
+  let pg: BenchPostgres | undefined;
+  try {
+    pg = await startPostgres({
+      dir: path.join(options.dataDir, 'postgres'),
+      port: await freePort(),
+    });
+    const settings = await pg.settings();
+    report.versions.PostgreSQL = settings.server_version ?? 'unknown';
+    report.postgres = settings;
+    const ctx: Context = { options, pg, log, report };
+    await shopRuns(ctx, errors);
+    await handlerRuns(ctx, errors);
+  } finally {
+    await pg?.stop();
+  }
+  report.finishedAt = new Date().toISOString();
+  report.machine.loadAverageAfter = os.loadavg();
+  report.noise.push(
+    `Load average (1/5/15 min) before the run ${report.machine.loadAverageBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${report.machine.loadAverageAfter.map((l) => l.toFixed(2)).join(' / ')} on ${report.machine.cpus} cores; the load generator, the service, the database and anything else on the machine share these cores.`,
+  );
+  for (const error of errors) report.notes.push(`ERROR ${error.split('\n')[0]}`);
+  const files = writeReport(
+    report,
+    options.outDir,
+    env.BENCH_LABEL || (options.smoke ? 'smoke' : undefined),
+  );
+  return { ...files, errors };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2), process.env).then(
+    ({ md, json, errors }) => {
+      console.log(`\nwrote ${md}\nwrote ${json}`);
+      process.exit(errors.length > 0 ? 1 : 0);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
