@@ -1,6 +1,7 @@
 // Renders a run's results as Markdown (the JSON twin is the Report object itself).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import * as prettier from 'prettier';
 import type { Comparison, Report } from './results.js';
 import type { Figure } from './stats.js';
 
@@ -52,7 +53,7 @@ function resultsTable(report: Report): string[] {
   if (report.exportTarget) {
     const t = report.exportTarget;
     rows.push(
-      `| B7 flat | RSS growth does not grow with row count | | | ${t.flat ? 'flat' : 'grows'} | not growing | ${verdict(t.flat)} |`,
+      `| B7 flat | RSS growth does not grow with row count (largest export: peak in its first half vs second half) | ${showFigure(report.exports!.at(-1)!.firstHalfRssGrowthMb, 1)} MB | ${showFigure(report.exports!.at(-1)!.secondHalfRssGrowthMb, 1)} MB | ${t.flat ? 'flat' : 'grows'} | not growing | ${verdict(t.flat)} |`,
     );
   }
   return rows;
@@ -100,8 +101,14 @@ function scalingSection(report: Report): string[] {
       exponents.push(
         `- ${id} (${first.label}): request time ∝ products^${exponent(last.rps.median, first.rps.median)}, SQL time ∝ products^${exponent(first.sqlMs, last.sqlMs)}`,
       );
+      // Matched by their text: statements sent concurrently reach the log in either order.
+      const occurrence = (list: Array<{ sql: string }>, i: number) =>
+        list.slice(0, i).filter((x) => x.sql === list[i]!.sql).length;
       first.statements.forEach((statement, i) => {
-        const times = rows.map((r) => r.statements[i]?.ms ?? NaN);
+        const nth = occurrence(first.statements, i);
+        const times = rows.map(
+          (r) => r.statements.filter((x) => x.sql === statement.sql)[nth]?.ms ?? NaN,
+        );
         exponents.push(
           `  - \`${statement.sql}\`: ${times.map((t) => fmt(t, 3)).join(' / ')} ms (∝ products^${exponent(times[0]!, times[times.length - 1]!)})`,
         );
@@ -197,14 +204,19 @@ export function renderMarkdown(report: Report): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function writeReport(
+/** Writes both files, formatted by the repository's Prettier settings (so `pnpm check` passes). */
+export async function writeReport(
   report: Report,
   outDir: string,
   label?: string,
-): { md: string; json: string } {
+): Promise<{ md: string; json: string }> {
   mkdirSync(outDir, { recursive: true });
   const base = path.join(outDir, label ? `${report.date}-${label}` : report.date);
-  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(`${base}.md`, renderMarkdown(report));
+  const format = async (text: string, file: string) => {
+    const options = (await prettier.resolveConfig(file)) ?? {};
+    return prettier.format(text, { ...options, filepath: file });
+  };
+  writeFileSync(`${base}.json`, await format(JSON.stringify(report), `${base}.json`));
+  writeFileSync(`${base}.md`, await format(renderMarkdown(report), `${base}.md`));
   return { md: `${base}.md`, json: `${base}.json` };
 }

@@ -82,6 +82,9 @@ export interface ExportRun {
   seconds: Figure;
   firstByteSeconds: Figure;
   peakRssGrowthMb: Figure;
+  /** Peak RSS growth in the first and in the second half of the export's time. */
+  firstHalfRssGrowthMb: Figure;
+  secondHalfRssGrowthMb: Figure;
   baselineRssMb: number;
   rows: number;
   pass: boolean;

@@ -1,7 +1,7 @@
 // A tiny run of the whole harness (a few hundred requests: B1, B2, B6, B7 on small data sets),
 // asserting only that it produces a well-formed report. It measures nothing worth keeping.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from '@jest/globals';
@@ -12,6 +12,8 @@ const root = path.resolve(
   '..',
 );
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
+// Run as root, the embedded PostgreSQL server runs as a `postgres` user, who must reach its data.
+chmodSync(work, 0o755);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function runHarness(): Promise<{ code: number | null; output: string }> {
@@ -60,8 +62,17 @@ it('runs end to end and writes a well-formed Markdown report with its JSON twin'
 
   const markdown = readFileSync(path.join(work, 'results', md!), 'utf8');
   expect(markdown).toMatch(/^# Benchmark results \d{4}-\d{2}-\d{2}/);
-  expect(markdown).toContain(
-    '| # | A ÷ B | A (median [min–max]) | B (median [min–max]) | ratio [spread] | target | result |',
-  );
-  for (const id of ids) expect(markdown).toContain(`| ${id} |`);
+  // Prettier pads the table's cells, so cells are compared trimmed.
+  const cells = (line: string) => line.split('|').slice(1, -1).map((cell) => cell.trim());
+  const rows = markdown.split('\n').filter((line) => line.startsWith('|')).map(cells);
+  expect(rows).toContainEqual([
+    '#',
+    'A ÷ B',
+    'A (median [min–max])',
+    'B (median [min–max])',
+    'ratio [spread]',
+    'target',
+    'result',
+  ]);
+  for (const id of ids) expect(rows.some((row) => row[0] === id)).toBe(true);
 }, 180_000);

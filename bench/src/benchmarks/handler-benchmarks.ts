@@ -125,9 +125,9 @@ async function exportOnce(service: RunningService, token: string) {
   }
   await sleep(200);
   const baseline = rssKb(pid, 'VmRSS');
-  let sampledPeak = baseline;
+  const samples: Array<{ at: number; kb: number }> = [];
   const sampler = setInterval(() => {
-    sampledPeak = Math.max(sampledPeak, rssKb(pid, 'VmRSS'));
+    samples.push({ at: performance.now(), kb: rssKb(pid, 'VmRSS') });
   }, 5);
   const started = performance.now();
   let firstByte = 0;
@@ -153,8 +153,14 @@ async function exportOnce(service: RunningService, token: string) {
   } finally {
     clearInterval(sampler);
   }
-  const seconds = (performance.now() - started) / 1000;
-  const peak = Math.max(sampledPeak, rssKb(pid, 'VmHWM'));
+  const ended = performance.now();
+  const seconds = (ended - started) / 1000;
+  const peak = Math.max(baseline, ...samples.map((x) => x.kb), rssKb(pid, 'VmHWM'));
+  // Memory that grew with the rows written would make the second half's peak the higher one.
+  const half = started + (ended - started) / 2;
+  const peakOf = (list: typeof samples) => Math.max(baseline, ...list.map((x) => x.kb));
+  const firstHalfPeak = peakOf(samples.filter((x) => x.at < half));
+  const secondHalfPeak = peakOf(samples.filter((x) => x.at >= half));
   // Header plus one line per handler; the last line may or may not end in a line break.
   const lines = newlines + (lastByte === 10 ? 0 : 1);
   return {
@@ -164,6 +170,8 @@ async function exportOnce(service: RunningService, token: string) {
     firstByteSeconds: (firstByte - started) / 1000,
     baselineRssMb: baseline / 1024,
     peakGrowthMb: (peak - baseline) / 1024,
+    firstHalfGrowthMb: (firstHalfPeak - baseline) / 1024,
+    secondHalfGrowthMb: (secondHalfPeak - baseline) / 1024,
   };
 }
 
@@ -216,6 +224,8 @@ export async function exportBench(
     seconds: figure(runs.export.map((r) => r.seconds)),
     firstByteSeconds: figure(runs.export.map((r) => r.firstByteSeconds)),
     peakRssGrowthMb,
+    firstHalfRssGrowthMb: figure(runs.export.map((r) => r.firstHalfGrowthMb)),
+    secondHalfRssGrowthMb: figure(runs.export.map((r) => r.secondHalfGrowthMb)),
     baselineRssMb: runs.export[0]!.baselineRssMb,
     pass: rowsPerSecond.median >= 100_000 && peakRssGrowthMb.max < 100,
   };

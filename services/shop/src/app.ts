@@ -30,6 +30,8 @@ export type ShopAppConfig = Pick<
   databaseUrl: string;
   /** Time a client has to send a whole request (default 30 s; tests shorten it). */
   requestTimeoutMs?: number;
+  /** How long a checked API key is trusted before it is looked up again (default 5 s). */
+  apiKeyCacheMs?: number;
 };
 
 export const shopErrorBody = (statusCode: number, message: string) => ({
@@ -76,7 +78,11 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
     ],
   });
   await app.register(database, { url: config.databaseUrl, poolMax: config.databasePoolMax });
-  await app.register(auth, { secret: config.jwtSecret, ttl: config.jwtTtl });
+  await app.register(auth, {
+    secret: config.jwtSecret,
+    ttl: config.jwtTtl,
+    apiKeyCacheMs: config.apiKeyCacheMs ?? 5_000,
+  });
   await app.register(normalizeEmail);
   await app.register(rejectNul);
   await app.register(healthRoutes, {

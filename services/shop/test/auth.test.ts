@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../src/plugins/auth.js';
-import { createApiKey, revokeApiKey } from '../src/services/api-keys.js';
+import { createApiKey, registerApiKey, revokeApiKey } from '../src/services/api-keys.js';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from './support/app.js';
 import { expectShopError } from './support/contract.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
@@ -58,13 +58,31 @@ describe('API key', () => {
     expectShopError(res, 401, /Invalid or revoked API key/);
   });
 
-  it('answers 401 for a revoked key that worked before', async () => {
-    const { key, info } = await createApiKey(t.app.db, 'to revoke');
+  it('answers 401 for a revoked key that worked before, once the key cache has expired', async () => {
+    const cached = await createTestApp({ apiKeyCacheMs: 300 });
+    try {
+      const { key, info } = await createApiKey(cached.app.db, 'to revoke');
+      const withKey = () =>
+        cached.app.inject({ method: 'GET', url: '/products', headers: { 'x-api-key': key } });
+      expect((await withKey()).statusCode).toBe(200);
+      expect(await revokeApiKey(cached.app.db, info.id)).toBe(true);
+      // Within the cache's lifetime the key is still trusted (no lookup per request) …
+      expect((await withKey()).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      // … after it, the revocation holds.
+      expectShopError(await withKey(), 401, /Invalid or revoked API key/);
+    } finally {
+      await cached.close();
+    }
+  });
+
+  it('does not remember unknown keys: a key created after a refusal works at once', async () => {
+    const key = 'shop_registered-after-a-refusal-0123456789abcdef';
     const withKey = () =>
       t.app.inject({ method: 'GET', url: '/products', headers: { 'x-api-key': key } });
-    expect((await withKey()).statusCode).toBe(200);
-    expect(await revokeApiKey(t.app.db, info.id)).toBe(true);
     expectShopError(await withKey(), 401, /Invalid or revoked API key/);
+    await registerApiKey(t.app.db, 'late', key);
+    expect((await withKey()).statusCode).toBe(200);
   });
 
   it('guards register and login too', async () => {

@@ -2,7 +2,7 @@ import jwt from '@fastify/jwt';
 import { unauthorized } from '@dogshop/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isActiveApiKey } from '../services/api-keys.js';
+import { apiKeyChecker } from '../services/api-keys.js';
 
 export const JWT_ISSUER = 'dogshop-shop';
 export const JWT_AUDIENCE = 'dogshop-shop-customers';
@@ -44,7 +44,7 @@ declare module 'fastify' {
  * The two schemes of the spec. JWTs are HS256 only (every other algorithm, `none` included, is
  * refused), carry a fixed issuer and audience that are checked, and name an existing customer.
  */
-export const auth = fp<{ secret: string; ttl: string }>(
+export const auth = fp<{ secret: string; ttl: string; apiKeyCacheMs: number }>(
   async (app: FastifyInstance, opts) => {
     await app.register(jwt, {
       secret: opts.secret,
@@ -60,10 +60,12 @@ export const auth = fp<{ secret: string; ttl: string }>(
 
     app.decorateRequest('customerId', 0);
 
+    const isActiveApiKey = apiKeyChecker(app.db, opts.apiKeyCacheMs);
+
     app.decorate('requireApiKey', async (request: FastifyRequest) => {
       const key = request.headers['x-api-key'];
       if (typeof key !== 'string' || key.length === 0) throw unauthorized('Missing API key');
-      if (key.length > 256 || !(await isActiveApiKey(app.db, key))) {
+      if (key.length > 256 || !(await isActiveApiKey(key))) {
         throw unauthorized('Invalid or revoked API key');
       }
     });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
 
 const KEY_PREFIX = 'shop_';
@@ -58,10 +59,29 @@ export async function revokeApiKey(db: Db, id: number): Promise<boolean> {
 }
 
 /** The lookup is by hash, so timing reveals nothing about how much of a key was right. */
-export async function isActiveApiKey(db: Db, key: string): Promise<boolean> {
-  const found = await db.apiKey.findUnique({
-    where: { keyHash: hashApiKey(key) },
-    select: { revokedAt: true },
-  });
+export const isActiveApiKey = (db: Db, key: string): Promise<boolean> =>
+  isActiveKeyHash(db, hashApiKey(key));
+
+async function isActiveKeyHash(db: Db, keyHash: string): Promise<boolean> {
+  const found = await db.apiKey.findUnique({ where: { keyHash }, select: { revokedAt: true } });
   return found !== null && found.revokedAt === null;
+}
+
+/**
+ * `isActiveApiKey` with the active keys remembered for `ttlMs`: every API request checks its key,
+ * and the lookup would otherwise be one more database round trip per request. Keys are revoked
+ * by the CLI, in another process, so a revoked key keeps working for at most `ttlMs` (that is
+ * the price; 0 turns the cache off). Unknown and revoked keys are never remembered, so a new key
+ * works at once and guessing cannot fill the cache.
+ */
+export function apiKeyChecker(db: Db, ttlMs: number): (key: string) => Promise<boolean> {
+  if (ttlMs <= 0) return (key) => isActiveApiKey(db, key);
+  const active = new LRUCache<string, true>({ max: 1_000, ttl: ttlMs });
+  return async (key) => {
+    const keyHash = hashApiKey(key);
+    if (active.has(keyHash)) return true;
+    const ok = await isActiveKeyHash(db, keyHash);
+    if (ok) active.set(keyHash, true);
+    return ok;
+  };
 }

@@ -64,17 +64,20 @@ export async function placeOrder(tx: Tx, body: CreateOrderBody): Promise<CreateO
     );
   }
 
-  const items: Prisma.OrderItemCreateWithoutOrderInput[] = [];
+  const items: Array<Omit<Prisma.OrderItemCreateManyInput, 'orderId'>> = [];
   for (const [i, { line, product }] of entries.entries()) {
     const name = await reserveStock(tx, line, product);
     items.push({
-      product: { connect: { id: product.id } },
+      productId: product.id,
       productName: name,
       quantity: line.quantity,
       unitPrice: product.price,
       totalPrice: totals[i]!,
     });
   }
+  // Three plain INSERTs, the items in one. A nested create would also look up every product
+  // again (to connect it) and read the order back; the products were just locked and the total
+  // is already known. (Prisma compiles every createMany afresh, so only the items use one.)
   const order = await tx.order.create({
     data: {
       customerName,
@@ -82,14 +85,17 @@ export async function placeOrder(tx: Tx, body: CreateOrderBody): Promise<CreateO
       customerPhone: optionalText(body.customer_phone) ?? '',
       totalAmount: total,
       status: INITIAL_ORDER_STATUS,
-      items: { create: items },
-      history: { create: { fromStatus: null, toStatus: INITIAL_ORDER_STATUS } },
     },
-    select: { id: true, totalAmount: true },
+    select: { id: true },
+  });
+  await tx.orderItem.createMany({ data: items.map((item) => ({ ...item, orderId: order.id })) });
+  await tx.orderStatusChange.create({
+    data: { orderId: order.id, fromStatus: null, toStatus: INITIAL_ORDER_STATUS },
+    select: { id: true },
   });
   return {
     success: true,
-    data: { order_id: order.id, total_amount: toMoneyNumber(order.totalAmount) },
+    data: { order_id: order.id, total_amount: toMoneyNumber(total) },
     message: `Order ${order.id} created`,
   };
 }

@@ -7,7 +7,7 @@ import type {
 import { badRequest, notFound } from '@dogshop/service-kit';
 import type { Db } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { toMoneyNumber } from '../domain/money.js';
+import { Decimal, toMoneyNumber } from '../domain/money.js';
 import { reviewToDto, reviewWithAuthor } from './review-dto.js';
 
 const MAX_SEARCH_TERMS = 10;
@@ -55,8 +55,10 @@ export async function listProducts(db: Db, query: ProductListQuery): Promise<Pro
     ...(query.category !== undefined && {
       categoryId: { in: await categoryWithDescendants(db, query.category) },
     }),
+    // As Decimals, like the column: Prisma turns those into bound parameters and reuses its
+    // compiled query plan, while plain numbers stay literals in a plan compiled for each price.
     ...((query.min_price !== undefined || query.max_price !== undefined) && {
-      price: { gte: query.min_price, lte: query.max_price },
+      price: { gte: decimalOrUndefined(query.min_price), lte: decimalOrUndefined(query.max_price) },
     }),
     AND: searchTerms(query.search).map((term) => ({
       OR: [
@@ -94,6 +96,9 @@ export async function getProduct(db: Db, id: number): Promise<ProductDetail> {
   if (!row) throw notFound(`Product ${id} not found`);
   return { ...productToDto(row), reviews: row.reviews.map(reviewToDto) };
 }
+
+const decimalOrUndefined = (value: number | undefined) =>
+  value === undefined ? undefined : new Decimal(value);
 
 /** 404 unless the product exists and is active. */
 export async function assertProductVisible(db: Db, id: number): Promise<void> {

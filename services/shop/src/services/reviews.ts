@@ -33,8 +33,7 @@ export async function listReviews(
     ...(query.rating !== undefined && { rating: query.rating }),
   };
   const { page, limit } = query;
-  const [total, rows, summary] = await Promise.all([
-    db.review.count({ where }),
+  const [rows, summary] = await Promise.all([
     db.review.findMany({
       where,
       ...reviewWithAuthor,
@@ -44,6 +43,11 @@ export async function listReviews(
     }),
     reviewSummary(db, productId),
   ]);
+  // The summary's per-rating counts already give the number of matching reviews: no COUNT query.
+  const total =
+    query.rating === undefined
+      ? summary.total_reviews
+      : (summary.rating_distribution.find((d) => d.rating === query.rating)?.count ?? 0);
   return {
     success: true,
     data: {
