@@ -63,8 +63,15 @@ it('runs end to end and writes a well-formed Markdown report with its JSON twin'
   const markdown = readFileSync(path.join(work, 'results', md!), 'utf8');
   expect(markdown).toMatch(/^# Benchmark results \d{4}-\d{2}-\d{2}/);
   // Prettier pads the table's cells, so cells are compared trimmed.
-  const cells = (line: string) => line.split('|').slice(1, -1).map((cell) => cell.trim());
-  const rows = markdown.split('\n').filter((line) => line.startsWith('|')).map(cells);
+  const cells = (line: string) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
+  const rows = markdown
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .map(cells);
   expect(rows).toContainEqual([
     '#',
     'A ÷ B',

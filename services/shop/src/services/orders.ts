@@ -64,20 +64,11 @@ export async function placeOrder(tx: Tx, body: CreateOrderBody): Promise<CreateO
     );
   }
 
-  const items: Array<Omit<Prisma.OrderItemCreateManyInput, 'orderId'>> = [];
-  for (const [i, { line, product }] of entries.entries()) {
-    const name = await reserveStock(tx, line, product);
-    items.push({
-      productId: product.id,
-      productName: name,
-      quantity: line.quantity,
-      unitPrice: product.price,
-      totalPrice: totals[i]!,
-    });
-  }
+  const names: string[] = [];
+  for (const { line, product } of entries) names.push(await reserveStock(tx, line, product));
   // Three plain INSERTs, the items in one. A nested create would also look up every product
   // again (to connect it) and read the order back; the products were just locked and the total
-  // is already known. (Prisma compiles every createMany afresh, so only the items use one.)
+  // is already known.
   const order = await tx.order.create({
     data: {
       customerName,
@@ -88,7 +79,17 @@ export async function placeOrder(tx: Tx, body: CreateOrderBody): Promise<CreateO
     },
     select: { id: true },
   });
-  await tx.orderItem.createMany({ data: items.map((item) => ({ ...item, orderId: order.id })) });
+  // As SQL over arrays: Prisma compiles a new query plan for every createMany call (the other
+  // queries here reuse cached plans), and that compile was ~7% of the service's CPU under orders.
+  await tx.$executeRaw`
+    INSERT INTO order_items (order_id, product_id, product_name, quantity, unit_price, total_price)
+    SELECT ${order.id}, * FROM unnest(
+      ${entries.map((e) => e.product.id)}::int[],
+      ${names}::text[],
+      ${entries.map((e) => e.line.quantity)}::int[],
+      ${entries.map((e) => e.product.price.toFixed(2))}::numeric[],
+      ${totals.map((t) => t.toFixed(2))}::numeric[]
+    )`;
   await tx.orderStatusChange.create({
     data: { orderId: order.id, fromStatus: null, toStatus: INITIAL_ORDER_STATUS },
     select: { id: true },

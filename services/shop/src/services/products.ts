@@ -93,17 +93,19 @@ export async function getProduct(db: Db, id: number): Promise<ProductDetail> {
       reviews: { ...reviewWithAuthor, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 10 },
     },
   });
-  if (!row) throw notFound(`Product ${id} not found`);
+  if (!row) throw productNotFound(id);
   return { ...productToDto(row), reviews: row.reviews.map(reviewToDto) };
 }
 
 const decimalOrUndefined = (value: number | undefined) =>
   value === undefined ? undefined : new Decimal(value);
 
+export const productNotFound = (id: number) => notFound(`Product ${id} not found`);
+
 /** 404 unless the product exists and is active. */
 export async function assertProductVisible(db: Db, id: number): Promise<void> {
   const found = await db.product.findFirst({ where: { id, active: true }, select: { id: true } });
-  if (!found) throw notFound(`Product ${id} not found`);
+  if (!found) throw productNotFound(id);
 }
 
 /**

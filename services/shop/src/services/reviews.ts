@@ -8,7 +8,7 @@ import { conflict, unauthorized } from '@dogshop/service-kit';
 import type { Db } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from './prisma-errors.js';
-import { assertProductVisible } from './products.js';
+import { assertProductVisible, productNotFound } from './products.js';
 import { reviewToDto, reviewWithAuthor } from './review-dto.js';
 
 // Every order ends in id so that reviews created in the same millisecond still page
@@ -27,22 +27,25 @@ export async function listReviews(
   productId: number,
   query: ReviewListQuery,
 ): Promise<ReviewListResponse> {
-  await assertProductVisible(db, productId);
-  const where: Prisma.ReviewWhereInput = {
-    productId,
-    ...(query.rating !== undefined && { rating: query.rating }),
-  };
   const { page, limit } = query;
-  const [rows, summary] = await Promise.all([
-    db.review.findMany({
-      where,
-      ...reviewWithAuthor,
-      orderBy: ORDER_BY[query.sort],
-      skip: (page - 1) * limit,
-      take: limit,
+  // Two statements in parallel: the page comes with the product (one query joining both), so a
+  // hidden or unknown product costs no extra round trip to find out.
+  const [product, summary] = await Promise.all([
+    db.product.findFirst({
+      where: { id: productId, active: true },
+      select: {
+        reviews: {
+          ...(query.rating !== undefined && { where: { rating: query.rating } }),
+          ...reviewWithAuthor,
+          orderBy: ORDER_BY[query.sort],
+          skip: (page - 1) * limit,
+          take: limit,
+        },
+      },
     }),
     reviewSummary(db, productId),
   ]);
+  if (!product) throw productNotFound(productId);
   // The summary's per-rating counts already give the number of matching reviews: no COUNT query.
   const total =
     query.rating === undefined
@@ -51,7 +54,7 @@ export async function listReviews(
   return {
     success: true,
     data: {
-      reviews: rows.map(reviewToDto),
+      reviews: product.reviews.map(reviewToDto),
       pagination: { page, limit, total, pages: Math.ceil(total / limit) },
       summary,
     },
