@@ -2,8 +2,10 @@
 // development) and handed out in batches; the registry remembers where each cursor is. Cursors
 // nobody touches for CURSOR_TIMEOUT_MS are dropped, like mongod's 10-minute idle timeout.
 import { randomInt } from 'node:crypto';
-import { calculateObjectSize, Long } from 'bson';
+import { Long } from 'bson';
 import { CommandError, type Doc } from './errors.js';
+import { projectDocument, type FieldProjection } from './query/field-projection.js';
+import { documentBytes, projectedDocumentBytes } from './wire/cursor-reply.js';
 
 const CURSOR_TIMEOUT_MS = 10 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 60 * 1000;
@@ -15,22 +17,48 @@ export const DEFAULT_FIRST_BATCH = 101;
  */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
 
-/** End index (exclusive) of the batch starting at `start`: at most `count` docs, always ≥ 1. */
-function batchEnd(docs: Doc[], start: number, count: number): number {
+/**
+ * The batch starting at `start`: at most `count` docs, always ≥ 1, with their BSON (which the
+ * reply is assembled from, and which bounds the batch's size).
+ */
+function takeBatch(
+  docs: readonly Doc[],
+  start: number,
+  count: number,
+  source: ResultSource,
+): { docs: Doc[]; encoded: Uint8Array[] } {
+  const { stored, projection } = source;
   const limit = Math.min(docs.length, start + count);
+  const encoded: Uint8Array[] = [];
   let bytes = 0;
   let end = start;
   while (end < limit) {
-    bytes += calculateObjectSize(docs[end]!);
+    const doc = projection
+      ? projectedDocumentBytes(docs[end]!, projection)
+      : documentBytes(docs[end]!, stored);
+    bytes += doc.length;
     if (bytes > MAX_BATCH_BYTES && end > start) break;
+    encoded.push(doc);
     end += 1;
   }
-  return end;
+  const batch = docs.slice(start, end);
+  return { docs: projection ? batch.map((d) => projectDocument(d, projection)) : batch, encoded };
 }
+
+/** What a cursor's documents are, which decides how their BSON is made. */
+export interface ResultSource {
+  /** They are stored documents themselves (see documentBytes). */
+  stored: boolean;
+  /** Applied to each document as its batch is sent (only with stored documents). */
+  projection?: FieldProjection | undefined;
+}
+
+const COMPUTED: ResultSource = { stored: false };
 
 interface OpenCursor {
   ns: string;
-  docs: Doc[];
+  docs: readonly Doc[];
+  source: ResultSource;
   position: number;
   lastUsed: number;
 }
@@ -39,6 +67,8 @@ export interface Batch {
   /** Long 0 once the cursor is exhausted (drivers require an int64 here). */
   id: Long;
   docs: Doc[];
+  /** The documents' BSON, in order. */
+  encoded: Uint8Array[];
 }
 
 export class CursorRegistry {
@@ -50,17 +80,26 @@ export class CursorRegistry {
     this.sweeper.unref();
   }
 
-  /** Returns the first batch; registers a cursor only if documents remain after it. */
-  open(ns: string, docs: Doc[], batchSize: number | undefined, singleBatch = false): Batch {
+  /**
+   * Returns the first batch; registers a cursor only if documents remain after it. `docs` must
+   * not change afterwards.
+   */
+  open(
+    ns: string,
+    docs: readonly Doc[],
+    batchSize: number | undefined,
+    singleBatch = false,
+    source = COMPUTED,
+  ): Batch {
     const size = batchSize === undefined ? DEFAULT_FIRST_BATCH : batchSize;
-    const first = docs.slice(0, size === 0 ? 0 : batchEnd(docs, 0, size));
-    if (singleBatch || first.length >= docs.length) return { id: Long.ZERO, docs: first };
+    const first = takeBatch(docs, 0, size, source);
+    if (singleBatch || first.docs.length >= docs.length) return { id: Long.ZERO, ...first };
     // Ids stay below 2^53 so they decode to exact JS numbers when the driver sends them back.
     let id: number;
     do id = randomInt(1, 2 ** 48);
     while (this.cursors.has(id));
-    this.cursors.set(id, { ns, docs, position: first.length, lastUsed: Date.now() });
-    return { id: Long.fromNumber(id), docs: first };
+    this.cursors.set(id, { ns, docs, source, position: first.docs.length, lastUsed: Date.now() });
+    return { id: Long.fromNumber(id), ...first };
   }
 
   getMore(rawId: unknown, batchSize: number | undefined): Batch & { ns: string } {
@@ -69,15 +108,19 @@ export class CursorRegistry {
     if (!cursor) {
       throw new CommandError(43, 'CursorNotFound', `cursor id ${String(rawId)} not found`);
     }
-    const end = batchEnd(cursor.docs, cursor.position, batchSize || cursor.docs.length);
-    const docs = cursor.docs.slice(cursor.position, end);
-    cursor.position += docs.length;
+    const batch = takeBatch(
+      cursor.docs,
+      cursor.position,
+      batchSize || cursor.docs.length,
+      cursor.source,
+    );
+    cursor.position += batch.docs.length;
     cursor.lastUsed = Date.now();
     if (cursor.position >= cursor.docs.length) {
       this.cursors.delete(id);
-      return { id: Long.ZERO, docs, ns: cursor.ns };
+      return { id: Long.ZERO, ...batch, ns: cursor.ns };
     }
-    return { id: Long.fromNumber(id), docs, ns: cursor.ns };
+    return { id: Long.fromNumber(id), ...batch, ns: cursor.ns };
   }
 
   /** Kills the given cursors; returns which ids existed. */

@@ -55,6 +55,7 @@ export function commonEnv(defaults: { port: number; jwtTtl: string; dataDir: str
     SEED_DEMO: Type.Boolean({ default: true }),
     RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
     TRUST_PROXY_HOPS: Type.Integer({ minimum: 0, maximum: 10, default: 0 }),
+    PASSWORD_THREAD_NICENESS: Type.Integer({ minimum: 0, maximum: 19, default: 10 }),
   };
 }
 

@@ -11,7 +11,12 @@ export {
   notFound,
   unauthorized,
 } from './http-error.js';
-export { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
+export {
+  hashPassword,
+  setPasswordThreadNiceness,
+  verifyAgainstDummy,
+  verifyPassword,
+} from './passwords.js';
 export { runServer } from './run-server.js';
 export { securityDefaults, type SecurityOptions } from './security.js';
 export { REDACTED_PATHS, serverOptions } from './server-options.js';

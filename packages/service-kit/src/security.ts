@@ -1,8 +1,14 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 import { HttpError } from './http-error.js';
 
 export interface SecurityOptions {
@@ -13,25 +19,64 @@ export interface SecurityOptions {
   rateLimitMessage?: string;
 }
 
-/** Security headers, CORS and the global rate limit (429 with Retry-After in the service's envelope). */
+// Swagger UI needs inline styles and scripts; its plugin sets its own CSP on /docs.
+const HELMET_OPTIONS: HelmetOptions = { contentSecurityPolicy: false };
+
+/**
+ * The headers helmet sets for `options`, collected once. Without CSP (and so without nonces)
+ * every header helmet writes is a constant, so there is no need to run its middleware chain on
+ * each request, which is what @fastify/helmet does (it even rebuilds the chain per request).
+ */
+export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const collector = {
+    setHeader: (name: string, value: string | number) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, collector as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+/**
+ * Security headers (helmet's defaults without CSP), CORS, the global rate limit (429 with
+ * Retry-After in the service's envelope) and the `X-Request-Id` echo, on every route.
+ */
 export const securityDefaults = fp<SecurityOptions>(
   async (app: FastifyInstance, opts) => {
-    // Swagger UI needs inline styles and scripts; its plugin sets its own CSP on /docs.
-    await app.register(helmet, { contentSecurityPolicy: false, global: true });
-    await app.register(cors, {
-      origin: opts.corsOrigins.length > 0 ? opts.corsOrigins : false,
-      methods: ['GET', 'POST', 'PUT', 'DELETE'],
-      exposedHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition'],
-    });
+    const securityHeaders = Object.entries(helmetHeaders());
+    // First hook of every route (and of unknown routes), so the rate limiter's 429s and every
+    // error answer carry these too: Fastify keeps reply headers through its error handler.
+    // Callback style: an async hook costs a promise and a microtask per request.
+    app.addHook(
+      'onRequest',
+      (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        for (const [name, value] of securityHeaders) reply.header(name, value);
+        reply.header('x-request-id', request.id);
+        done();
+      },
+    );
+    // With no allowed origin @fastify/cors only runs a per-request hook that ends in "not
+    // enabled"; without it, cross-origin requests and preflights get the same answers (no CORS
+    // headers; OPTIONS is an unknown route, 404).
+    if (opts.corsOrigins.length > 0) {
+      await app.register(cors, {
+        origin: opts.corsOrigins,
+        methods: ['GET', 'POST', 'PUT', 'DELETE'],
+        exposedHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition'],
+      });
+    }
     await app.register(rateLimit, {
       max: opts.rateLimitPerMinute,
       timeWindow: 60_000,
       // Thrown errors reach the error envelope handler, which renders the service's body.
       errorResponseBuilder: (_req, context) =>
         new HttpError(429, opts.rateLimitMessage ?? `Too many requests, retry in ${context.after}`),
-    });
-    app.addHook('onSend', async (request, reply) => {
-      reply.header('x-request-id', request.id);
     });
   },
   { name: 'security-defaults' },

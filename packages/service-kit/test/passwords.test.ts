@@ -1,5 +1,9 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../src/passwords.js';
+
+// The password threads run at a lower priority on purpose: while turbo runs every package's
+// checks in parallel on a small machine they get little CPU, so a few hashes can take seconds.
+jest.setTimeout(60_000);
 
 describe('password hashing (on the low-priority password threads)', () => {
   it('hashes with argon2id at the OWASP parameters and verifies the password, and only it', async () => {

@@ -3,6 +3,7 @@ import {
   errorEnvelope,
   healthRoutes,
   securityDefaults,
+  setPasswordThreadNiceness,
   serverOptions,
   useStrictValidation,
 } from '@dogshop/service-kit';
@@ -27,6 +28,8 @@ export type DirectoryAppConfig = Pick<
   | 'loginMaxFailures'
   | 'loginFailureWindowMs'
 > & {
+  /** Lowered priority of the password threads (service-kit's default, 10, when absent). */
+  passwordThreadNiceness?: number;
   mongodbUri: string;
   /** Database name; default: the one in the URI, else `handler_directory`. */
   mongodbDbName?: string | undefined;
@@ -41,6 +44,9 @@ export const directoryErrorBody = (_statusCode: number, message: string) => ({
 
 /** Builds the handler-directory app without listening; tests inject requests into it. */
 export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInstance> {
+  if (config.passwordThreadNiceness !== undefined) {
+    setPasswordThreadNiceness(config.passwordThreadNiceness);
+  }
   const app = Fastify(
     serverOptions({
       logLevel: config.logLevel,

@@ -34,6 +34,7 @@ export interface DirectoryConfig {
   seedDemo: boolean;
   rateLimitPerMinute: number;
   trustProxyHops: number;
+  passwordThreadNiceness: number;
   authRateLimitPerMinute: number;
   loginMaxFailures: number;
   loginFailureWindowMs: number;
@@ -61,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     seedDemo: e.SEED_DEMO,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxyHops: e.TRUST_PROXY_HOPS,
+    passwordThreadNiceness: e.PASSWORD_THREAD_NICENESS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,

@@ -10,7 +10,7 @@
 //                       one 401 for unknown user, wrong password and disabled account; 429 with
 //                       Retry-After after 5 failures per client and username (password unchecked)
 //   attacks.test.ts     RS256 and HS/RS confusion, future iat, unknown-user and wrong-password
-//                       logins take the same time (medians within a measured tolerance)
+//                       logins take the same time (paired timings within 25%)
 // API3 Broken object property level authorization
 //   users.test.ts       read-only fields sent back (_id, createdAt, updatedAt, __v) are ignored
 //   fuzz.test.ts        every fuzzed answer scanned for password hashes and internal fields
@@ -186,7 +186,7 @@ describe('API2: authentication', () => {
   // Measured here (6 rounds of 25 interleaved pairs): medians 16.1–19.2 ms for both, differences
   // ≤ 0.8 ms. Skipping the hash for unknown users would make them ~14 ms faster. Tolerance: 25%
   // of the slower median (about 4 ms). Throttling is lifted for this app (loginMaxFailures 1000).
-  it('takes as long for an unknown username as for a wrong password (medians within 25%)', async () => {
+  it('takes as long for an unknown username as for a wrong password (paired timings within 25%)', async () => {
     const login = async (username: string) => {
       const started = performance.now();
       const res = await t.app.inject({
@@ -198,14 +198,24 @@ describe('API2: authentication', () => {
       return performance.now() - started;
     };
     for (let i = 0; i < 3; i++) await Promise.all([login('warm.up'), login(ADMIN.username)]);
-    const unknown: number[] = [];
-    const wrong: number[] = [];
+    // Each unknown login is timed right beside a wrong-password one and compared with it, so a
+    // change in machine load (other test files run in parallel) affects both sides of a ratio;
+    // which of the two goes first alternates.
+    const ratios: number[] = [];
     for (let i = 0; i < 25; i++) {
-      unknown.push(await login(`niemand.${i}`));
-      wrong.push(await login(ADMIN.username));
+      let unknown: number;
+      let wrong: number;
+      if (i % 2 === 0) {
+        unknown = await login(`niemand.${i}`);
+        wrong = await login(ADMIN.username);
+      } else {
+        wrong = await login(ADMIN.username);
+        unknown = await login(`niemand.${i}`);
+      }
+      ratios.push(unknown / wrong);
     }
-    const [a, b] = [median(unknown), median(wrong)];
-    expect(Math.abs(a - b)).toBeLessThanOrEqual(0.25 * Math.max(a, b));
+    expect(median(ratios)).toBeGreaterThanOrEqual(0.8);
+    expect(median(ratios)).toBeLessThanOrEqual(1.25);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   errorEnvelope,
   healthRoutes,
   securityDefaults,
+  setPasswordThreadNiceness,
   serverOptions,
   useStrictValidation,
 } from '@dogshop/service-kit';
@@ -27,6 +28,8 @@ export type ShopAppConfig = Pick<
   | 'trustProxyHops'
   | 'authRateLimitPerMinute'
 > & {
+  /** Lowered priority of the password threads (service-kit's default, 10, when absent). */
+  passwordThreadNiceness?: number;
   databaseUrl: string;
   /** Time a client has to send a whole request (default 30 s; tests shorten it). */
   requestTimeoutMs?: number;
@@ -42,6 +45,9 @@ export const shopErrorBody = (statusCode: number, message: string) => ({
 
 /** Builds the shop app without listening; tests inject requests into it. */
 export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> {
+  if (config.passwordThreadNiceness !== undefined) {
+    setPasswordThreadNiceness(config.passwordThreadNiceness);
+  }
   const app = Fastify(
     serverOptions({
       logLevel: config.logLevel,

@@ -33,6 +33,7 @@ export interface ShopConfig {
   seedDemo: boolean;
   rateLimitPerMinute: number;
   trustProxyHops: number;
+  passwordThreadNiceness: number;
   authRateLimitPerMinute: number;
 }
 
@@ -58,6 +59,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     seedDemo: e.SEED_DEMO,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxyHops: e.TRUST_PROXY_HOPS,
+    passwordThreadNiceness: e.PASSWORD_THREAD_NICENESS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
   };
 }

@@ -12,7 +12,7 @@
 //   customers.test.ts   one 401 for unknown e-mail and wrong password
 //   attacks.test.ts     RS256 and HS/RS confusion, future iat, a throttled login refuses even
 //                       the right password, unknown-user and wrong-password logins take the same
-//                       time (medians within a measured tolerance)
+//                       time (paired timings within 25%)
 // API3 Broken object property level authorization
 //   customers.test.ts   no password or hash in register/login/profile answers
 //   fuzz.test.ts        every fuzzed answer scanned for password hashes, the API key and its
@@ -352,7 +352,7 @@ describe('API2: authentication', () => {
   // Measured here (6 rounds of 25 interleaved pairs): medians 14.5–15.3 ms for both, differences
   // ≤ 0.5 ms. Skipping the hash for unknown addresses would make them ~13 ms faster. Tolerance:
   // 25% of the slower median (about 4 ms), far under that gap and far over the noise.
-  it('takes as long for an unknown e-mail as for a wrong password (medians within 25%)', async () => {
+  it('takes as long for an unknown e-mail as for a wrong password (paired timings within 25%)', async () => {
     const login = async (email: string) => {
       const started = performance.now();
       const res = await t.request({
@@ -364,14 +364,24 @@ describe('API2: authentication', () => {
       return performance.now() - started;
     };
     for (let i = 0; i < 3; i++) await Promise.all([login('warm-up@example.com'), login(ann.email)]);
-    const unknown: number[] = [];
-    const wrong: number[] = [];
+    // Each unknown login is timed right beside a wrong-password one and compared with it, so a
+    // change in machine load (other test files run in parallel) affects both sides of a ratio;
+    // which of the two goes first alternates.
+    const ratios: number[] = [];
     for (let i = 0; i < 25; i++) {
-      unknown.push(await login(`nobody-${i}@example.com`));
-      wrong.push(await login(ann.email));
+      let unknown: number;
+      let wrong: number;
+      if (i % 2 === 0) {
+        unknown = await login(`nobody-${i}@example.com`);
+        wrong = await login(ann.email);
+      } else {
+        wrong = await login(ann.email);
+        unknown = await login(`nobody-${i}@example.com`);
+      }
+      ratios.push(unknown / wrong);
     }
-    const [a, b] = [median(unknown), median(wrong)];
-    expect(Math.abs(a - b)).toBeLessThanOrEqual(0.25 * Math.max(a, b));
+    expect(median(ratios)).toBeGreaterThanOrEqual(0.8);
+    expect(median(ratios)).toBeLessThanOrEqual(1.25);
   });
 });
 

@@ -27,6 +27,7 @@ beforeAll(async () => {
     rateLimitPerMinute: 100_000,
     trustProxyHops: 0,
     authRateLimitPerMinute: 100_000,
+    passwordThreadNiceness: 0,
   });
   await app.ready();
 });

@@ -1,6 +1,7 @@
-import type { CursorRegistry } from '../cursors.js';
+import type { CursorRegistry, ResultSource } from '../cursors.js';
 import { CommandError, type Doc } from '../errors.js';
 import type { Store } from '../storage/store.js';
+import { batchReply } from '../wire/cursor-reply.js';
 
 export interface CommandContext {
   store: Store;
@@ -55,10 +56,16 @@ export function optionalNumber(cmd: Doc, field: string): number | undefined {
 }
 
 /** `{ cursor: { firstBatch, id, ns }, ok: 1 }` for a freshly computed result. */
-export function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], cmd: Doc): Doc {
+export function cursorReply(
+  ctx: CommandContext,
+  ns: string,
+  docs: readonly Doc[],
+  cmd: Doc,
+  source?: ResultSource,
+): Doc {
   const cursorOpts = optionalDoc(cmd, 'cursor');
   const batchSize =
     optionalNumber(cmd, 'batchSize') ?? optionalNumber(cursorOpts ?? {}, 'batchSize');
-  const batch = ctx.cursors.open(ns, docs, batchSize, cmd.singleBatch === true);
-  return { cursor: { firstBatch: batch.docs, id: batch.id, ns }, ok: 1 };
+  const batch = ctx.cursors.open(ns, docs, batchSize, cmd.singleBatch === true, source);
+  return batchReply('firstBatch', batch.docs, batch.encoded, batch.id, ns);
 }

@@ -1,7 +1,9 @@
 // find / getMore / killCursors / count / distinct.
 import { badValue } from '../errors.js';
+import { fieldProjection } from '../query/field-projection.js';
 import { runFind } from '../query/find.js';
 import { canonicalKey, pathValues } from '../storage/keys.js';
+import { batchReply } from '../wire/cursor-reply.js';
 import {
   collectionName,
   cursorReply,
@@ -24,15 +26,22 @@ const find: CommandHandler = (cmd, ctx) => {
     ...(skip ? { skip } : {}),
     ...(limit ? { limit } : {}),
   };
-  const docs = collection ? runFind(collection.all(), spec) : [];
+  // Without a projection, or with one that only keeps or drops top-level fields (applied as the
+  // batches are sent), the results are stored documents, whose BSON is reused.
+  const fields = spec.projection ? fieldProjection(spec.projection) : undefined;
+  const { projection, ...unprojected } = spec;
+  const docs = collection ? runFind(collection.all(), fields ? unprojected : spec, collection) : [];
   // A negative limit historically means "one batch only".
   const cursorCmd = { ...cmd, singleBatch: cmd.singleBatch === true || (limit ?? 0) < 0 };
-  return cursorReply(ctx, `${ctx.db}.${name}`, docs, cursorCmd);
+  return cursorReply(ctx, `${ctx.db}.${name}`, docs, cursorCmd, {
+    stored: !projection || fields !== undefined,
+    projection: fields,
+  });
 };
 
 const getMore: CommandHandler = (cmd, ctx) => {
   const batch = ctx.cursors.getMore(cmd.getMore, optionalNumber(cmd, 'batchSize'));
-  return { cursor: { nextBatch: batch.docs, id: batch.id, ns: batch.ns }, ok: 1 };
+  return batchReply('nextBatch', batch.docs, batch.encoded, batch.id, batch.ns);
 };
 
 const killCursors: CommandHandler = (cmd, ctx) => {

@@ -20,8 +20,24 @@ export function mingoOptions(collation?: Doc): Partial<Options> | undefined {
     : undefined;
 }
 
-/** Returns matching documents; without a projection they are the stored objects themselves. */
-export function runFind(docs: Doc[], spec: FindSpec): Doc[] {
+/** Supplies the documents already in a sort order, when it keeps them in that order. */
+export interface SortedSource {
+  sortedBy(sort: Doc, sortAll: (docs: readonly Doc[]) => Doc[]): readonly Doc[] | undefined;
+}
+
+/** `docs` in `sort` order (stable: ties keep their order), by mingo's comparison rules. */
+export function sortDocuments(docs: readonly Doc[], sort: Doc, collation?: Doc): Doc[] {
+  return find(docs as Doc[], {}, {}, mingoOptions(collation))
+    .sort(sort as Record<string, 1 | -1>)
+    .all() as Doc[];
+}
+
+/**
+ * Returns matching documents; without a projection they are the stored objects themselves.
+ * With `sorted`, a sort it has a ready order for filters that order instead of sorting the
+ * matches: the same result, since the sort is stable and filtering keeps the order.
+ */
+export function runFind(docs: readonly Doc[], spec: FindSpec, sorted?: SortedSource): Doc[] {
   let source = docs;
   let sort = spec.sort && Object.keys(spec.sort).length > 0 ? spec.sort : undefined;
   // {$natural: -1} asks for reverse insertion order, which is just our storage order reversed.
@@ -29,8 +45,15 @@ export function runFind(docs: Doc[], spec: FindSpec): Doc[] {
     if (Number(sort.$natural) < 0) source = [...docs].reverse();
     sort = undefined;
   }
+  if (sort && sorted && !mingoOptions(spec.collation)) {
+    const view = sorted.sortedBy(sort, (all) => sortDocuments(all, sort!));
+    if (view) {
+      source = view;
+      sort = undefined;
+    }
+  }
   const cursor = find(
-    source,
+    source as Doc[],
     spec.filter ?? {},
     spec.projection ?? {},
     mingoOptions(spec.collation),

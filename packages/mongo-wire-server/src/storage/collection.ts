@@ -22,6 +22,13 @@ export class Collection {
   private readonly docs = new Map<string, Doc>();
   private readonly indexes: IndexSpec[] = [ID_INDEX];
   private readonly uniques = new Map<string, UniqueIndex>();
+  /**
+   * Read views of the current contents, dropped on every change: the documents in storage order,
+   * and in the order of each index key a find has sorted by. Never mutated once built, so open
+   * cursors can keep them.
+   */
+  private snapshot: readonly Doc[] | undefined;
+  private readonly sortedViews = new Map<string, readonly Doc[]>();
 
   constructor(
     readonly db: string,
@@ -38,8 +45,32 @@ export class Collection {
     return this.docs.size;
   }
 
-  all(): Doc[] {
-    return Array.from(this.docs.values());
+  /** The documents in storage order: shared, so callers must not modify the array. */
+  all(): readonly Doc[] {
+    return (this.snapshot ??= Array.from(this.docs.values()));
+  }
+
+  /**
+   * The documents in `sort` order when an index has exactly that key pattern, like mongod walking
+   * the index instead of sorting in memory. Built with `sortAll` on first use after a change, so
+   * repeated sorted reads of an unchanged collection don't sort again; other sorts get undefined
+   * (only indexed orders are kept, which bounds the memory).
+   */
+  sortedBy(sort: Doc, sortAll: (docs: readonly Doc[]) => Doc[]): readonly Doc[] | undefined {
+    const key = canonicalKey(sort);
+    const cached = this.sortedViews.get(key);
+    if (cached) return cached;
+    const directions = Object.values(sort);
+    if (!directions.every((d) => d === 1 || d === -1)) return undefined;
+    if (!this.indexes.some((index) => canonicalKey(index.key) === key)) return undefined;
+    const view = sortAll(this.all());
+    this.sortedViews.set(key, view);
+    return view;
+  }
+
+  private changed(): void {
+    this.snapshot = undefined;
+    this.sortedViews.clear();
   }
 
   indexSpecs(): IndexSpec[] {
@@ -53,6 +84,7 @@ export class Collection {
     for (const index of this.uniques.values()) index.check(doc, idKey);
     for (const index of this.uniques.values()) index.add(doc, idKey);
     this.docs.set(idKey, doc);
+    this.changed();
   }
 
   /** Swaps a stored document for its updated version (same `_id`), keeping its position. */
@@ -64,12 +96,14 @@ export class Collection {
       index.add(newDoc, idKey);
     }
     this.docs.set(idKey, newDoc);
+    this.changed();
   }
 
   remove(doc: Doc): void {
     const idKey = canonicalKey(doc._id);
     for (const index of this.uniques.values()) index.remove(doc, idKey);
     this.docs.delete(idKey);
+    this.changed();
   }
 
   /** Returns false when an identical index already exists (MongoDB treats that as a no-op). */
@@ -140,6 +174,7 @@ export class Collection {
     }
     this.indexes.splice(at, 1);
     this.uniques.delete(name);
+    this.changed();
   }
 
   findIndexNameByKey(key: Doc): string | undefined {

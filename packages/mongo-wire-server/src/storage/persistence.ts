@@ -18,7 +18,7 @@ interface PersistedCollection {
   uuid: string;
   options: Doc;
   indexes: IndexSpec[];
-  documents: Doc[];
+  documents: readonly Doc[];
 }
 
 interface PersistedState {

@@ -1,4 +1,5 @@
 import { deserialize, serialize, type Document } from 'bson';
+import { preEncodedBytes } from './cursor-reply.js';
 
 // Decode the way the Node driver does by default: plain numbers for int32/double (and int64 when
 // it fits), RegExp for regexes (mingo needs them), but Binary/ObjectId/Decimal128/Date kept as
@@ -15,6 +16,8 @@ export function decodeDocument(buffer: Buffer): Document {
 }
 
 export function encodeDocument(doc: Document): Buffer {
+  const ready = preEncodedBytes(doc);
+  if (ready) return ready;
   // `undefined` means "absent" in our replies (e.g. no writeErrors), as in MongoDB's.
   const bytes = serialize(doc, { ignoreUndefined: true, checkKeys: false });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

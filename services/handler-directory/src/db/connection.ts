@@ -1,6 +1,6 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type mongo } from 'mongoose';
 import { registerAdminModel, type AdminModel } from './admin-model.js';
-import { registerHandlerModel, type HandlerModel } from './handler-model.js';
+import { registerHandlerModel, type HandlerModel, type HandlerRecord } from './handler-model.js';
 
 // Defence in depth against operator injection: request bodies are already validated as closed
 // schemas, and filters are still wrapped so that a `$`-object can never act as an operator.
@@ -12,6 +12,12 @@ export const DEFAULT_DATABASE = 'handler_directory';
 export interface DirectoryDb {
   connection: Connection;
   handlers: HandlerModel;
+  /**
+   * The same collection through the driver, for reads of many handlers: Mongoose's query casting
+   * and cursor cost more per document than the read itself there. Driver operations also never
+   * wait in Mongoose's command buffer, so an outage still fails fast (503).
+   */
+  handlerRecords: mongo.Collection<HandlerRecord>;
   admins: AdminModel;
   /** Resolves when the server answers a ping. */
   ping(): Promise<void>;
@@ -47,6 +53,7 @@ export async function openDirectoryDb(
   return {
     connection,
     handlers,
+    handlerRecords: connection.db!.collection<HandlerRecord>(handlers.collection.collectionName),
     admins,
     ping: async () => {
       await connection.db!.command({ ping: 1 });

@@ -1,17 +1,33 @@
 import type { Handler } from '@dogshop/contracts/handler-directory';
 import type { HandlerRecord } from '../db/handler-model.js';
 
+/**
+ * The stored fields a handler view reads: lists and exports ask the database for only these, so
+ * the internal ones (nameSort, __v) are neither sent nor decoded.
+ */
+export const HANDLER_VIEW_FIELDS = {
+  name: 1,
+  address: 1,
+  phone: 1,
+  type: 1,
+  available: 1,
+  gps: 1,
+  createdAt: 1,
+  updatedAt: 1,
+} as const;
+
 /** A stored handler as the API shows it: string id, ISO timestamps, internal fields left out. */
 export function toHandler(record: HandlerRecord): Handler {
-  return {
-    _id: record._id.toHexString(),
-    name: record.name,
-    ...(record.address ? { address: record.address } : {}),
-    phone: record.phone,
-    ...(record.type ? { type: record.type } : {}),
-    available: record.available,
-    ...(record.gps ? { gps: { lat: record.gps.lat, lng: record.gps.lng } } : {}),
-    createdAt: record.createdAt.toISOString(),
-    updatedAt: record.updatedAt.toISOString(),
-  };
+  // Built field by field rather than with conditional spreads: lists convert thousands of records
+  // per request, and the spreads' temporary objects cost about as much as the rest together.
+  // The keys go in in the API's order (JSON exports keep it).
+  const handler: Partial<Handler> = { _id: record._id.toHexString(), name: record.name };
+  if (record.address) handler.address = record.address;
+  handler.phone = record.phone;
+  if (record.type) handler.type = record.type;
+  handler.available = record.available;
+  if (record.gps) handler.gps = { lat: record.gps.lat, lng: record.gps.lng };
+  handler.createdAt = record.createdAt.toISOString();
+  handler.updatedAt = record.updatedAt.toISOString();
+  return handler as Handler;
 }

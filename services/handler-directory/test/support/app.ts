@@ -36,6 +36,9 @@ export function testConfig(overrides: Partial<DirectoryAppConfig> = {}): Directo
     rateLimitPerMinute: 100_000,
     trustProxyHops: 0,
     authRateLimitPerMinute: 100_000,
+    // Full priority: turbo runs every package's tests at once, and lowered-priority hash threads
+    // would get so little CPU that login-heavy tests time out. The benchmark measures the default.
+    passwordThreadNiceness: 0,
     loginMaxFailures: 5,
     loginFailureWindowMs: 15 * 60_000,
     ...overrides,

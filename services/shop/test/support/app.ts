@@ -28,6 +28,9 @@ export async function createTestApp(overrides: Partial<ShopAppConfig> = {}): Pro
     rateLimitPerMinute: 100_000,
     trustProxyHops: 0,
     authRateLimitPerMinute: 100_000,
+    // Full priority: turbo runs every package's tests at once, and lowered-priority hash threads
+    // would get so little CPU that login-heavy tests time out. The benchmark measures the default.
+    passwordThreadNiceness: 0,
     ...overrides,
   };
   const app = await buildApp(config);
