@@ -59,7 +59,7 @@ describe('API key', () => {
   });
 
   it('answers 401 for a revoked key that worked before, once the key cache has expired', async () => {
-    const cached = await createTestApp({ apiKeyCacheMs: 300 });
+    const cached = await createTestApp({ apiKeyCacheMs: 3_000 });
     try {
       const { key, info } = await createApiKey(cached.app.db, 'to revoke');
       const withKey = () =>
@@ -68,7 +68,7 @@ describe('API key', () => {
       expect(await revokeApiKey(cached.app.db, info.id)).toBe(true);
       // Within the cache's lifetime the key is still trusted (no lookup per request) …
       expect((await withKey()).statusCode).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      await new Promise((resolve) => setTimeout(resolve, 3_100));
       // … after it, the revocation holds.
       expectShopError(await withKey(), 401, /Invalid or revoked API key/);
     } finally {

@@ -28,6 +28,9 @@ beforeAll(async () => {
     trustProxyHops: 0,
     authRateLimitPerMinute: 100_000,
     passwordThreadNiceness: 0,
+    // Every request looks its key up, so a revocation shows at once (auth.test.ts covers the
+    // cache's delay).
+    apiKeyCacheMs: 0,
   });
   await app.ready();
 });

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Some tests drive a real program that no npm package ships (nginx for the gateway, pgbench for the
+# benchmark harness). This installs the Debian/Ubuntu package that provides it when it is missing
+# (as root, or through sudo), so that `pnpm test` works on a fresh machine with Node.js and git.
+#
+#   ensure-apt-tool.sh <command> <apt package> <who needs it> [<path checked besides PATH>]
+set -euo pipefail
+command_name=$1 package=$2 needed_by=$3 extra_path=${4:-}
+if command -v "$command_name" >/dev/null || { [ -n "$extra_path" ] && [ -x "$extra_path" ]; }; then
+  exit 0
+fi
+if ! command -v apt-get >/dev/null; then
+  echo "$command_name is needed by $needed_by; install it with your package manager" >&2
+  exit 1
+fi
+sudo=''
+[ "$(id -u)" -eq 0 ] || sudo='sudo'
+echo "installing $package (for $command_name, needed by $needed_by)" >&2
+$sudo apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" >/dev/null
