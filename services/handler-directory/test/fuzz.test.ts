@@ -1,5 +1,5 @@
 // Property-based fuzzing of every operation in openapi/handler-directory.json (see
-// support/openapi-fuzz.ts): at least 2,000 generated requests per run, seeded (FUZZ_SEED
+// packages/api-fuzz): at least 2,000 generated requests per run, seeded (FUZZ_SEED
 // reproduces a run), valid and mutated. Never a 5xx; every 4xx in the German error envelope;
 // every 2xx valid against the document; no response carries a password hash or internal field.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -17,7 +17,7 @@ import {
   type GeneratedRequest,
   type Hint,
   type Operation,
-} from './support/openapi-fuzz.js';
+} from '@dogshop/api-fuzz';
 import { bearer } from './support/tokens.js';
 
 const operations = operationsOf(

@@ -1,4 +1,4 @@
-// Property-based fuzzing of every operation in openapi/shop.json (see support/openapi-fuzz.ts):
+// Property-based fuzzing of every operation in openapi/shop.json (see packages/api-fuzz):
 // at least 2,000 generated requests per run, seeded (FUZZ_SEED reproduces a run), valid and
 // mutated. Never a 5xx; every 4xx in the error envelope; every 2xx valid against the document;
 // no response carries a password hash, an API key or its hash, or a stack trace.
@@ -19,7 +19,7 @@ import {
   type GeneratedRequest,
   type Hint,
   type Operation,
-} from './support/openapi-fuzz.js';
+} from '@dogshop/api-fuzz';
 
 const operations = operationsOf(
   readDocument(new URL('../../../openapi/shop.json', import.meta.url)),

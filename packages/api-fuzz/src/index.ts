@@ -3,7 +3,7 @@
 // ones and mutated ones (wrong types, missing and extra fields, boundary and huge numbers, long and
 // unicode strings, `$`/`.` keys, prototype-pollution keys, operator objects, nested depth bombs),
 // and every response is checked against the same document with Ajv (JSON Schema 2020-12).
-// The same file sits in both services' test/support folders.
+// Both services' fuzz and attack tests use it (test/fuzz.test.ts, test/attacks.test.ts).
 import { readFileSync } from 'node:fs';
 import { expect } from '@jest/globals';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
