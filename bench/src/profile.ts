@@ -9,7 +9,7 @@ import type { Context } from './context.js';
 import { cloneDataset, ensureShopDataset } from './datasets/cache.js';
 import { runLoad, type HttpRequestSpec } from './infra/load.js';
 import { startPostgres } from './infra/postgres.js';
-import { freePort } from './infra/processes.js';
+import { freePort } from '@dogshop/child-processes';
 import { withCpu, type CpuTargets } from './infra/cpu.js';
 import {
   startHandlerDirectory,

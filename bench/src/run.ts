@@ -21,7 +21,7 @@ import { generateHandlers, HANDLER_SEED, loadHandlerDataset } from './datasets/h
 import { REVIEWS_PER_PRODUCT } from './datasets/shop-dataset.js';
 import { pgbenchVersion } from './infra/pgbench.js';
 import { startPostgres, type BenchPostgres } from './infra/postgres.js';
-import { freePort } from './infra/processes.js';
+import { freePort } from '@dogshop/child-processes';
 import {
   MONGO_POOL_MAX,
   SHOP_POOL_MAX,

@@ -13,14 +13,14 @@ import {
 } from '@dogshop/shop/dist/db/embedded-postgres.js';
 import { dockerfileCommands, readCompose, withThisNode } from '../test/support/deployment-files.js';
 import { serviceDir } from '../test/support/paths.js';
-import { freePort } from '../test/support/ports.js';
 import {
   cleanEnv,
+  freePort,
+  type RunningProcess,
   runToCompletion,
   startProcess,
   waitForOk,
-  type RunningProcess,
-} from '../test/support/processes.js';
+} from '@dogshop/child-processes';
 
 export const SHOP_API_KEY = 'soak-api-key-0123456789abcdef0123456789abcdef';
 export const DIRECTORY_ADMIN = { username: 'soak-admin', password: 'soak-admin-password-1234' };

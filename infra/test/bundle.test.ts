@@ -16,14 +16,14 @@ import {
   type Service,
 } from './support/deployment-files.js';
 import { INFRA_DIR, REPO_ROOT } from './support/paths.js';
-import { freePort } from './support/ports.js';
 import {
   cleanEnv,
+  freePort,
+  type RunningProcess,
   runToCompletion,
   startProcess,
   waitForOk,
-  type RunningProcess,
-} from './support/processes.js';
+} from '@dogshop/child-processes';
 
 const JWT_SECRET = 'bundle-test-jwt-secret-0123456789abcdef0123';
 const SHOP_API_KEY = 'bundle-test-api-key-0123456789abcdef0123456789';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { locateNginx, startGateway, type Gateway } from './support/nginx.js';
 import { INFRA_DIR, REPO_ROOT } from './support/paths.js';
 import { DIRECTORY_ADMIN, SHOP_API_KEY, startPlatform, type Platform } from './support/platform.js';
-import { freePort } from './support/ports.js';
+import { freePort } from '@dogshop/child-processes';
 
 let platform: Platform | undefined;
 let gateway: Gateway | undefined;

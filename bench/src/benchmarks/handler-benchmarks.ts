@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import { cpuRow, withCpu } from '../infra/cpu.js';
 import { runLoad, type LoadResult } from '../infra/load.js';
-import { cleanEnv, runToCompletion, sleep } from '../infra/processes.js';
+import { cleanEnv, runToCompletion, sleep } from '@dogshop/child-processes';
 import {
   ADMIN_PASSWORD,
   ADMIN_USERNAME,

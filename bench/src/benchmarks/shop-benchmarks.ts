@@ -12,7 +12,7 @@ import {
 import { Random } from '../datasets/random.js';
 import { probeLatency, runLoad, type HttpRequestSpec, type LoadResult } from '../infra/load.js';
 import type { CapturedStatement, ScriptOptions } from '../infra/query-capture.js';
-import { cleanEnv, runToCompletion } from '../infra/processes.js';
+import { cleanEnv, runToCompletion } from '@dogshop/child-processes';
 import type { RunningService } from '../infra/services.js';
 import { meets, type Comparison, type HealthUnderLoad, type HotProductRun } from '../results.js';
 import { figure, interleave, ratioFigure } from '../stats.js';

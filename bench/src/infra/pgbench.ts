@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import type { PgbenchScript } from './query-capture.js';
-import { runToCompletion } from './processes.js';
+import { runToCompletion } from '@dogshop/child-processes';
 
 export interface PgbenchResult {
   tps: number;

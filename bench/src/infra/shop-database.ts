@@ -1,4 +1,4 @@
-import { cleanEnv, runToCompletion } from './processes.js';
+import { cleanEnv, runToCompletion } from '@dogshop/child-processes';
 import { JWT_SECRET, packageDir } from './services.js';
 
 /** Applies the shop's migrations with its own `migrate` command (Prisma's schema engine). */
@@ -12,6 +12,7 @@ export async function migrateShopDatabase(databaseUrl: string): Promise<string> 
       'migrate',
     ],
     cwd: packageDir('@dogshop/shop'),
+    timeoutMs: 120_000,
     env: cleanEnv({ DATABASE_URL: databaseUrl, JWT_SECRET, NODE_ENV: 'production' }),
   });
   return output.trim();

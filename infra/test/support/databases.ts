@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startMongoWireServer } from '@dogshop/mongo-wire-server';
 import { startEmbeddedPostgres } from '@dogshop/shop/dist/db/embedded-postgres.js';
-import { freePort } from './ports.js';
+import { freePort } from '@dogshop/child-processes';
 
 export interface TestDatabase {
   url: string;

@@ -7,7 +7,7 @@ import {
   startProcess,
   waitForOk,
   type RunningProcess,
-} from './processes.js';
+} from '@dogshop/child-processes';
 
 /**
  * The nginx binary: NGINX_BINARY, else /usr/sbin/nginx or nginx on PATH. Missing nginx fails the

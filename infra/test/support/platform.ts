@@ -7,14 +7,14 @@ import path from 'node:path';
 import { startMongo, startPostgres, type TestDatabase } from './databases.js';
 import { dockerfileCommands, readCompose, withThisNode } from './deployment-files.js';
 import { serviceDir } from './paths.js';
-import { freePort } from './ports.js';
 import {
   cleanEnv,
+  freePort,
+  type RunningProcess,
   runToCompletion,
   startProcess,
   waitForOk,
-  type RunningProcess,
-} from './processes.js';
+} from '@dogshop/child-processes';
 
 export const SHOP_API_KEY = 'gateway-test-api-key-0123456789abcdef0123456789';
 export const DIRECTORY_ADMIN = {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DataEnvelope, PaginationSchema } from '../common.js';
-import { DateTime, Id, Money } from './shared.js';
+import { DateTime, Id, Money, pageQuery } from './shared.js';
 import { ReviewSchema } from './reviews.js';
 
 export const ProductSchema = Type.Object(
@@ -44,20 +44,7 @@ export type ProductSort = Static<typeof ProductSortSchema>;
 
 export const ProductListQuerySchema = Type.Object(
   {
-    page: Type.Integer({
-      minimum: 1,
-      maximum: 100_000,
-      default: 1,
-      description: 'Page number, from 1',
-      examples: [1],
-    }),
-    limit: Type.Integer({
-      minimum: 1,
-      maximum: 50,
-      default: 20,
-      description: 'Products per page',
-      examples: [20],
-    }),
+    ...pageQuery('Products per page', 20),
     category: Type.Optional(Id('Category id; includes its descendants', [3])),
     search: Type.Optional(
       Type.String({

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DataEnvelope, PaginationSchema } from '../common.js';
-import { DateTime, Id } from './shared.js';
+import { DateTime, Id, pageQuery } from './shared.js';
 
 export const ReviewSchema = Type.Object(
   {
@@ -21,20 +21,7 @@ export type Review = Static<typeof ReviewSchema>;
 
 export const ReviewListQuerySchema = Type.Object(
   {
-    page: Type.Integer({
-      minimum: 1,
-      maximum: 100_000,
-      default: 1,
-      description: 'Page number, from 1',
-      examples: [1],
-    }),
-    limit: Type.Integer({
-      minimum: 1,
-      maximum: 50,
-      default: 10,
-      description: 'Reviews per page',
-      examples: [10],
-    }),
+    ...pageQuery('Reviews per page', 10),
     sort: Type.Union([Type.Literal('newest'), Type.Literal('oldest'), Type.Literal('rating')], {
       default: 'newest',
       description: '`rating` is rating descending, then newest',

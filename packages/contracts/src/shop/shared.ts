@@ -14,6 +14,24 @@ export const IdParamsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `page` and `limit` of a listing's query string; listings differ only in their page size. */
+export const pageQuery = (limitDescription: string, defaultLimit: number) => ({
+  page: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 1,
+    description: 'Page number, from 1',
+    examples: [1],
+  }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 50,
+    default: defaultLimit,
+    description: limitDescription,
+    examples: [defaultLimit],
+  }),
+});
+
 export const DateTime = () => Type.String({ format: 'date-time' });
 
 /** Money as a JSON number with at most two decimals. */

@@ -3,9 +3,9 @@
 // clones, so files stay isolated and can run in parallel.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@dogshop/child-processes';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { PACKAGE_ROOT } from '../../src/config.js';
@@ -50,15 +50,4 @@ export async function setup(): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await (globalThis as { __shopTestPg?: { stop(): Promise<void> } }).__shopTestPg?.stop();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -1,3 +1,6 @@
+// Child processes for the infra tests, the soak run and the benchmark harness: each starts real
+// programs (services from their build, nginx, pgbench, CLIs) and must report their output when
+// something goes wrong.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
@@ -14,8 +17,9 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Only what a shell needs to run programs, plus `vars`: nothing of the harness's own environment
- * (NODE_OPTIONS, DATABASE_URL, …) leaks into a process under test.
+ * The environment a child process starts with: only what a shell needs to run programs, plus
+ * `vars`. Nothing of the caller's own environment (NODE_ENV=test, DATABASE_URL or MONGODB_URI of
+ * the pipeline, NODE_OPTIONS …) leaks into the process under test.
  */
 export function cleanEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = {};
@@ -31,9 +35,10 @@ export interface RunningProcess {
   pid: number;
   /** The last ~100 kB it printed (stdout and stderr), for failure messages. */
   output: () => string;
+  /** Resolves with the exit code (null when killed by a signal) once it has exited. */
   exited: Promise<number | null>;
-  /** SIGTERM, then SIGKILL after `timeoutMs`; resolves the exit code. */
-  stop: (timeoutMs?: number) => Promise<number | null>;
+  /** Sends `signal` and waits for the exit; SIGKILL after `timeoutMs`. Resolves the exit code. */
+  stop: (signal?: NodeJS.Signals, timeoutMs?: number) => Promise<number | null>;
 }
 
 export function startProcess(opts: {
@@ -42,6 +47,7 @@ export function startProcess(opts: {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Sees every piece of output as it arrives (to watch for a line). */
   onOutput?: (chunk: string) => void;
 }): RunningProcess {
   const child = spawn(opts.command, opts.args, {
@@ -65,8 +71,8 @@ export function startProcess(opts: {
       resolve(-1);
     });
   });
-  const stop = async (timeoutMs = 15_000) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     try {
       return await exited;
@@ -77,7 +83,10 @@ export function startProcess(opts: {
   return { name: opts.name, child, pid: child.pid ?? -1, output: () => output, exited, stop };
 }
 
-/** Runs a command to completion; throws with its output unless it exits 0. */
+/**
+ * Runs a command to completion; throws with its output unless it exits 0. Asynchronous, so that
+ * servers inside the calling process (the MongoDB stand-in in tests) keep answering meanwhile.
+ */
 export async function runToCompletion(opts: {
   command: string;
   args: string[];
@@ -86,7 +95,7 @@ export async function runToCompletion(opts: {
   timeoutMs?: number;
 }): Promise<string> {
   const proc = startProcess({ name: opts.command, ...opts });
-  const timer = setTimeout(() => proc.child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
   try {
     const code = await proc.exited;
     if (code !== 0) {
@@ -104,14 +113,16 @@ export async function runToCompletion(opts: {
 export async function waitForOk(
   url: string,
   proc: RunningProcess,
-  timeoutMs = 60_000,
+  timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   void proc.exited.then(() => (exited = true));
   let last = 'no answer';
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`${proc.name} exited before ${url} answered:\n${proc.output()}`);
+    if (exited) {
+      throw new Error(`${proc.name} exited before ${url} answered 200:\n${proc.output()}`);
+    }
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       if (res.status === 200) return;
@@ -119,7 +130,7 @@ export async function waitForOk(
     } catch (error) {
       last = String(error);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (${last}):\n${proc.output()}`);
 }
