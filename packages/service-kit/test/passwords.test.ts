@@ -1,5 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it, jest } from '@jest/globals';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../src/passwords.js';
+import {
+  hashPassword,
+  setPasswordThreadNiceness,
+  verifyAgainstDummy,
+  verifyPassword,
+} from '../src/passwords.js';
 
 // The password threads run at a lower priority on purpose: while turbo runs every package's
 // checks in parallel on a small machine they get little CPU, so a few hashes can take seconds.
@@ -23,5 +29,22 @@ describe('password hashing (on the low-priority password threads)', () => {
     const passwords = Array.from({ length: 9 }, (_, i) => `pw-${i}`);
     const results = await Promise.all(passwords.map((p) => verifyPassword(hash, p)));
     expect(results).toEqual(passwords.map((p) => p === 'pw-1'));
+  });
+
+  it('hashes on threads whose priority is lowered by the configured niceness (Linux)', async () => {
+    /** The nice value of every thread of this process (field 19 of /proc/<pid>/task/<tid>/stat). */
+    const niceValues = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const own = niceValues()[0]!;
+    setPasswordThreadNiceness(7);
+    try {
+      await hashPassword('on a thread at lower priority');
+      expect(niceValues()).toContain(own + 7);
+    } finally {
+      setPasswordThreadNiceness(10);
+    }
   });
 });
