@@ -11,9 +11,11 @@
 # generated offline, TypeScript compiled), then `pnpm deploy --prod` into /bundle. The same script
 # produces the folder infra/test/bundle.test.ts starts and checks outside Docker.
 
-# Node.js 24 LTS on Debian bookworm slim, pinned by digest (multi-arch index of node:24-slim).
-# Refresh deliberately: `docker buildx imagetools inspect node:24-slim`, or let Renovate/Dependabot
-# bump it; a pipeline may pass --build-arg NODE_IMAGE=node:24-slim@sha256:<digest>.
+# Node.js 24 LTS on Debian bookworm slim, pinned by digest: the multi-arch index of node:24-slim
+# (= node:24-bookworm-slim) with Node 24.19.0, as docker-library/repo-info records it. The same
+# digest in both Dockerfiles (infra/test/compose.test.ts checks it). No update bot is configured:
+# refresh deliberately (`docker buildx imagetools inspect node:24-slim`) in both files at once; a
+# pipeline may pass --build-arg NODE_IMAGE=node:24-slim@sha256:<digest>.
 ARG NODE_IMAGE=node:24-slim@sha256:a9f5f7c91a432850b2a8a7797adf5eadb6c733ceed61167806cee7ea7fbc29df
 ARG PNPM_VERSION=10.34.8
 
@@ -34,6 +36,8 @@ RUN pnpm install --frozen-lockfile --offline
 RUN pnpm --filter @dogshop/shop run bundle --out /bundle
 
 FROM ${NODE_IMAGE} AS runtime
+# HOST=0.0.0.0: in a container the server must listen on every interface to be reachable through a
+# published port or the compose network, whatever the service's own default is.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -159,6 +159,8 @@ describe('the shop bundle, started as its image starts it', () => {
         DATABASE_URL: database.url,
         JWT_SECRET,
         SHOP_API_KEY,
+        // Production loads demo data only when asked; the request below lists it.
+        SEED_DEMO: 'true',
       }),
     });
     await waitForOk(`http://127.0.0.1:${port}/ready`, server);
@@ -170,7 +172,7 @@ describe('the shop bundle, started as its image starts it', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { success: boolean; data: unknown[] };
     expect(body.success).toBe(true);
-    expect(body.data.length).toBeGreaterThan(0); // the demo catalogue, loaded on first start
+    expect(body.data.length).toBeGreaterThan(0); // the demo catalogue (SEED_DEMO=true)
 
     await runToCompletion({
       ...withThisNode(healthcheck),
@@ -220,6 +222,8 @@ describe('the handler-directory bundle, started as its image starts it', () => {
         JWT_SECRET,
         ADMIN_USERNAME: 'bundle-admin',
         ADMIN_PASSWORD: 'bundle-admin-password-1234',
+        // Production loads demo data only when asked; the request below lists it.
+        SEED_DEMO: 'true',
       }),
     });
     await waitForOk(`http://127.0.0.1:${port}/ready`, server);
@@ -229,7 +233,7 @@ describe('the handler-directory bundle, started as its image starts it', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { success: boolean; data: unknown[] };
     expect(body.success).toBe(true);
-    expect(body.data.length).toBeGreaterThan(0); // the demo directory, loaded on first start
+    expect(body.data.length).toBeGreaterThan(0); // the demo directory (SEED_DEMO=true)
 
     await runToCompletion({
       ...withThisNode(healthcheck),

@@ -1,11 +1,18 @@
 // infra/compose.yaml cannot be started here (no Docker engine); these checks keep it consistent
 // with the files it refers to: the env file, the services' own variables, the gateway template,
-// the Dockerfiles and the start order the services need.
+// the Dockerfiles and the start order the services need. They also hold every image the
+// deployment files pull (compose, Dockerfiles, workflows) to one digest-pinned reference each.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { parseDocument } from 'yaml';
-import { COMPOSE_FILE, readCompose } from './support/deployment-files.js';
+import {
+  COMPOSE_FILE,
+  dockerfileInstructions,
+  parsePinnedImage,
+  pulledImages,
+  readCompose,
+} from './support/deployment-files.js';
 import { INFRA_DIR, REPO_ROOT, serviceDir } from './support/paths.js';
 
 const compose = readCompose();
@@ -40,8 +47,8 @@ describe('infra/compose.yaml', () => {
   });
 
   it('runs PostgreSQL 17 and MongoDB 8 as a replica set of one, initiated by its health check', () => {
-    expect(services.postgres!.image).toMatch(/^postgres:17([.-]|$)/);
-    expect(services.mongo!.image).toMatch(/^mongo:8([.-]|$)/);
+    expect(services.postgres!.image).toMatch(/^postgres:17@sha256:[0-9a-f]{64}$/);
+    expect(services.mongo!.image).toMatch(/^mongo:8@sha256:[0-9a-f]{64}$/);
     expect(services.mongo!.command).toEqual(['mongod', '--replSet', 'rs0', '--bind_ip_all']);
     const check = services.mongo!.healthcheck!.test.join(' ');
     expect(check).toContain(
@@ -131,7 +138,108 @@ describe('infra/compose.yaml', () => {
     expect(gateway.environment!.GATEWAY_SHOP_UPSTREAM).toBe('shop:3000');
     expect(gateway.environment!.GATEWAY_HANDLER_DIRECTORY_UPSTREAM).toBe('handler-directory:3001');
   });
+  it('runs both services as in production: explicit database URLs, HOST as the images set it', () => {
+    const shop = services.shop!.environment!;
+    const directory = services['handler-directory']!.environment!;
+    for (const [name, env, urlVariable, url] of [
+      ['shop', shop, 'DATABASE_URL', /^postgresql:\/\/[^@]+@postgres:5432\/\S+$/],
+      ['handler-directory', directory, 'MONGODB_URI', /^mongodb:\/\/mongo:27017\/\S+$/],
+    ] as const) {
+      expect({ name, NODE_ENV: env.NODE_ENV, HOST: env.HOST }).toEqual({
+        name,
+        NODE_ENV: 'production',
+        HOST: '0.0.0.0',
+      });
+      expect(env[urlVariable]).toMatch(url);
+      // Demo data is a decision of infra/.env, never an accident of the default.
+      expect(env.SEED_DEMO).toBe('${SEED_DEMO:-false}');
+      // The image itself says the same (compose only repeats it).
+      const runtime = runtimeEnv(name);
+      expect({ name, NODE_ENV: runtime.NODE_ENV, HOST: runtime.HOST }).toEqual({
+        name,
+        NODE_ENV: 'production',
+        HOST: '0.0.0.0',
+      });
+    }
+  });
+
+  it('gives the one command that starts it, also in infra/docker/README.md', () => {
+    const header = composeText.split('\n').filter((line) => line.startsWith('#'));
+    const commands = header
+      .map((line) => line.replace(/^#\s*/, ''))
+      .filter((line) => line.startsWith('docker compose '))
+      .map((line) => line.replace(/\s+#.*$/, '').trim());
+    expect(commands).toHaveLength(1);
+    const [command] = commands as [string];
+    // Run from the repository root: the files it names exist there.
+    expect(command).toMatch(/^docker compose -f infra\/compose\.yaml .*\bup\b.*--build/);
+    expect(command).toContain('--env-file infra/.env');
+    expect(existsSync(path.join(REPO_ROOT, 'infra', '.env.example'))).toBe(true);
+    const readme = readFileSync(path.join(INFRA_DIR, 'docker', 'README.md'), 'utf8');
+    const upCommands = readme
+      .split('\n')
+      .filter((line) => /^docker compose .*\bup\b/.test(line.trim()))
+      .map((line) => line.trim());
+    expect(upCommands).toEqual([command]);
+  });
 });
+
+describe('images the deployment files pull', () => {
+  const images = pulledImages();
+
+  it('are found in compose, both Dockerfiles and the workflows', () => {
+    const names = new Set(images.map((image) => image.reference.replace(/@.*$/, '')));
+    expect([...names].sort()).toEqual([
+      'mongo:8',
+      'nginxinc/nginx-unprivileged:1.28-alpine',
+      'node:24-slim',
+      'postgres:17',
+    ]);
+    const files = new Set(images.map((image) => image.file));
+    for (const file of [
+      'infra/compose.yaml',
+      'infra/docker/shop.Dockerfile',
+      'infra/docker/handler-directory.Dockerfile',
+      '.github/workflows/shop.yml',
+      '.github/workflows/handler-directory.yml',
+      '.github/workflows/shared-packages.yml',
+    ]) {
+      expect({ file, pulls: files.has(file) }).toEqual({ file, pulls: true });
+    }
+  });
+
+  it('are each pinned as name:tag@sha256:<digest>', () => {
+    const unpinned = images.filter((image) => parsePinnedImage(image.reference) === undefined);
+    expect(unpinned).toEqual([]);
+  });
+
+  it('use one digest per image across all files', () => {
+    const digests = new Map<string, Set<string>>();
+    for (const image of images) {
+      const pinned = parsePinnedImage(image.reference);
+      if (!pinned) continue;
+      const key = `${pinned.name}:${pinned.tag}`;
+      digests.set(key, (digests.get(key) ?? new Set()).add(pinned.digest));
+    }
+    const inconsistent = [...digests].filter(([, set]) => set.size !== 1).map(([key]) => key);
+    expect(inconsistent).toEqual([]);
+  });
+});
+
+/** The ENV of a Dockerfile's runtime stage (`ENV A=1 B=2`, continuations joined). */
+function runtimeEnv(service: 'shop' | 'handler-directory'): Record<string, string> {
+  const instructions = dockerfileInstructions(service);
+  const runtimeAt = instructions.findIndex((i) => /^FROM\s.*\sAS\s+runtime$/i.test(i));
+  expect(runtimeAt).toBeGreaterThanOrEqual(0);
+  const env: Record<string, string> = {};
+  for (const instruction of instructions.slice(runtimeAt + 1)) {
+    if (/^FROM\s/i.test(instruction)) break;
+    if (!/^ENV\s/.test(instruction)) continue;
+    for (const [, key, value] of instruction.slice(4).matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(\S+)/g))
+      env[key!] = value!;
+  }
+  return env;
+}
 
 describe('infra/.env.example', () => {
   const example = envFileVariables(path.join(INFRA_DIR, '.env.example'));

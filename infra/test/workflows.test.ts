@@ -1,13 +1,15 @@
 // The GitHub pipelines (.github/workflows/): one per service with path filters, one for the shared
 // packages. GitHub cannot run here, so these tests check what can be checked offline: triggers and
-// path filters, least-privilege permissions, actions pinned by commit, every `run:` calling a
-// script that exists, real database containers for the tests, and the image built from the
-// service's Dockerfile and published on release tags only.
+// path filters (a service change also runs the infra tests that start the service), least-privilege
+// permissions, actions pinned by commit, every `run:` calling a script that exists, real database
+// containers for the tests, the image built once, run against a real database until /ready answers,
+// and exactly that image published on release tags only.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
+import { parsePinnedImage, readCompose } from './support/deployment-files.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WORKFLOW_DIR = path.join(REPO_ROOT, '.github/workflows');
@@ -20,7 +22,20 @@ interface ServicePipeline {
   dir: string;
   dockerfile: string;
   tagPrefix: string;
+  /** The database container of the test job. */
   database: { service: string; image: string; env: Record<string, string> };
+  /** How the image job runs the built image. */
+  container: {
+    name: string;
+    port: number;
+    /** The variable holding the database URL, and the host:port it must name. */
+    databaseVariable: string;
+    databaseHost: string;
+    /** Variables passed from the job's env with `-e NAME` besides the database URL. */
+    passed: string[];
+    /** The path of the one real request after /ready. */
+    request: string;
+  };
 }
 
 const SERVICES: ServicePipeline[] = [
@@ -35,6 +50,14 @@ const SERVICES: ServicePipeline[] = [
       image: 'postgres:17',
       env: { TEST_PG_SERVER_URL: 'postgresql://postgres:postgres@localhost:5432' },
     },
+    container: {
+      name: 'shop',
+      port: 3000,
+      databaseVariable: 'DATABASE_URL',
+      databaseHost: 'postgres:5432',
+      passed: ['JWT_SECRET', 'SHOP_API_KEY'],
+      request: '/products',
+    },
   },
   {
     file: 'handler-directory.yml',
@@ -46,6 +69,14 @@ const SERVICES: ServicePipeline[] = [
       service: 'mongo',
       image: 'mongo:8',
       env: { MONGODB_URI: 'mongodb://localhost:27017' },
+    },
+    container: {
+      name: 'handler-directory',
+      port: 3001,
+      databaseVariable: 'MONGODB_URI',
+      databaseHost: 'mongo:27017',
+      passed: ['JWT_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD'],
+      request: '/api/users',
     },
   },
 ];
@@ -62,11 +93,15 @@ const ROOT_CONFIG = [
   '.prettierrc.json',
 ];
 const TEST_NODE_VERSIONS = [22, 24];
+/** The infra suite: bundle, gateway end to end, OpenAPI drift, soak, and these static checks. */
+const INFRA_TESTS = 'pnpm exec turbo run test --filter=@dogshop/infra';
+const INFRA_TEST_DIR = path.join(REPO_ROOT, 'infra', 'test');
 
 // ---- reading ------------------------------------------------------------------------------------
 
 interface Step {
   name?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
@@ -78,6 +113,7 @@ interface Job {
   if?: string;
   needs?: string | string[];
   permissions?: Record<string, string> | string;
+  outputs?: Record<string, string>;
   strategy?: { matrix?: Record<string, unknown> };
   services?: Record<string, { image: string; options?: string; env?: Record<string, string> }>;
   env?: Record<string, string>;
@@ -220,6 +256,27 @@ const allSteps = (workflow: Workflow) => Object.values(workflow.jobs).flatMap((j
 const stepUsing = (job: Job, action: string) =>
   job.steps.filter((s) => s.uses?.split('@')[0] === action);
 
+/** The index of the only step whose `run` matches (the test fails if none or several do). */
+function stepIndex(job: Job, pattern: RegExp): number {
+  const indexes = job.steps.flatMap((s, i) => (pattern.test(s.run ?? '') ? [i] : []));
+  expect({ pattern: String(pattern), steps: indexes.length }).toEqual({
+    pattern: String(pattern),
+    steps: 1,
+  });
+  return indexes[0]!;
+}
+
+/** A `run:` script with its backslash line continuations joined. */
+const flat = (run: string) => run.replace(/\\\n\s*/g, ' ');
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `name:tag` of an image pinned as `name:tag@sha256:<digest>`; undefined when it is not. */
+const pinnedNameTag = (reference: string | undefined) => {
+  const pinned = parsePinnedImage(reference ?? '');
+  return pinned && `${pinned.name}:${pinned.tag}`;
+};
+
 // ---- tests --------------------------------------------------------------------------------------
 
 describe('all workflows', () => {
@@ -262,9 +319,19 @@ describe('all workflows', () => {
   });
 
   it.each(files)('%s runs only scripts that exist (`pnpm <script>`, filters resolved)', (file) => {
-    const problems = allSteps(readWorkflow(file))
-      .filter((step) => step.run !== undefined)
-      .flatMap((step) => commandsOf(step.run ?? '').flatMap(runProblems));
+    const workflow = readWorkflow(file);
+    const problems: string[] = [];
+    for (const [id, job] of Object.entries(workflow.jobs)) {
+      const runs = job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run]));
+      if (job.steps.some((step) => step.run?.trim() === 'pnpm install --frozen-lockfile')) {
+        // A workspace job: every command is a pnpm command that resolves.
+        problems.push(...runs.flatMap((run) => commandsOf(run).flatMap(runProblems)));
+      } else {
+        // An image job (docker, curl, jq): it has no workspace, so no package manager either.
+        for (const run of runs)
+          if (/\b(pnpm|npm|npx|yarn)\b/.test(run)) problems.push(`${id}: "${run}" without install`);
+      }
+    }
     expect(problems).toEqual([]);
   });
 
@@ -302,6 +369,7 @@ describe('all workflows', () => {
 
 describe.each(SERVICES)('$file', (service) => {
   const workflow = readWorkflow(service.file);
+  const { container } = service;
 
   it('runs on changes to the service, the shared packages, the lockfile, its Dockerfile and itself', () => {
     const expected = [
@@ -324,6 +392,27 @@ describe.each(SERVICES)('$file', (service) => {
     expect(workflow.on.push?.branches).toEqual(['main']);
   });
 
+  it('runs the infra tests (they start this service) when only the service or a package changes', () => {
+    for (const event of ['push', 'pull_request']) {
+      for (const file of [`${service.dir}/src/app.ts`, 'packages/contracts/src/common.ts']) {
+        const selected = covered(workflow.on[event]?.paths, file);
+        expect({ event, file, selected }).toEqual({ event, file, selected: true });
+      }
+    }
+    const jobs = Object.entries(workflow.jobs)
+      .filter(([, job]) => job.steps.some((step) => step.run === INFRA_TESTS))
+      .map(([id]) => id);
+    expect(jobs).toEqual(['infra']);
+    // The whole infra suite, so it includes the tests that bundle and start the service (and any
+    // added later).
+    for (const file of ['bundle.test.ts', 'gateway.e2e.test.ts', 'openapi.test.ts', 'soak.test.ts'])
+      expect({ file, exists: existsSync(path.join(INFRA_TEST_DIR, file)) }).toEqual({
+        file,
+        exists: true,
+      });
+    expect(workflow.jobs.publish?.needs).toContain('infra');
+  });
+
   it('checks format, lint and typecheck of the service, and that the OpenAPI files are current', () => {
     const runs = workflow.jobs.checks?.steps.map((s) => s.run).filter(Boolean) ?? [];
     expect(runs).toEqual(
@@ -340,9 +429,9 @@ describe.each(SERVICES)('$file', (service) => {
     expect(test).toBeDefined();
     const nodes = test?.strategy?.matrix?.node as number[];
     expect(nodes).toEqual(expect.arrayContaining(TEST_NODE_VERSIONS));
-    const container = test?.services?.[service.database.service];
-    expect(container?.image).toBe(service.database.image);
-    expect(container?.options).toMatch(/--health-cmd/);
+    const database = test?.services?.[service.database.service];
+    expect(pinnedNameTag(database?.image)).toBe(service.database.image);
+    expect(database?.options).toMatch(/--health-cmd/);
     expect(test?.env).toEqual(expect.objectContaining(service.database.env));
     const setupNode = stepUsing(test as Job, 'actions/setup-node')[0];
     expect(setupNode?.with?.['node-version']).toBe('${{ matrix.node }}');
@@ -350,36 +439,162 @@ describe.each(SERVICES)('$file', (service) => {
     expect(runs).toContain(`pnpm exec turbo run test --filter=${service.packageName}`);
   });
 
-  it('builds the image from the service Dockerfile at the repository root', () => {
-    const builds = Object.values(workflow.jobs).flatMap((job) =>
-      stepUsing(job, 'docker/build-push-action'),
+  it('builds the image once, from the service Dockerfile at the repository root, into the runner', () => {
+    const builds = Object.entries(workflow.jobs).flatMap(([id, job]) =>
+      stepUsing(job, 'docker/build-push-action').map(() => id),
     );
-    expect(builds.length).toBeGreaterThanOrEqual(2);
-    for (const build of builds) {
-      expect(build.with?.file).toBe(service.dockerfile);
-      expect(build.with?.context).toBe('.');
-    }
+    expect(builds).toEqual(['image']);
+    const image = workflow.jobs.image!;
+    const build = stepUsing(image, 'docker/build-push-action')[0];
+    expect(build?.with).toEqual(
+      expect.objectContaining({
+        context: '.',
+        file: service.dockerfile,
+        push: false,
+        load: true,
+        tags: '${{ env.IMAGE }}',
+      }),
+    );
+    expect(image.env?.IMAGE).toMatch(/^[a-z0-9][a-z0-9/_.-]*:[\w.-]+$/);
     // Written in infra/docker/ alongside these pipelines.
     expect(existsSync(path.join(REPO_ROOT, service.dockerfile))).toBe(true);
-    const image = workflow.jobs.image;
-    expect(stepUsing(image as Job, 'docker/build-push-action')[0]?.with?.push).toBe(false);
   });
 
-  it('publishes to GHCR only on release tags, from the only job that may write packages', () => {
-    const publish = workflow.jobs.publish;
-    expect(publish?.if).toContain("github.event_name == 'push'");
-    expect(publish?.if).toContain("startsWith(github.ref, 'refs/tags/v')");
-    expect(publish?.if).toContain(`startsWith(github.ref, 'refs/tags/${service.tagPrefix}')`);
-    expect(publish?.needs).toEqual(expect.arrayContaining(['checks', 'test', 'image']));
-    expect(publish?.permissions).toEqual({ contents: 'read', packages: 'write' });
-    const login = stepUsing(publish as Job, 'docker/login-action')[0];
+  it(`runs that image on a real ${service.database.image} in production, waits for /ready, then makes one real request`, () => {
+    const image = workflow.jobs.image!;
+    const database = image.services?.[service.database.service];
+    expect(pinnedNameTag(database?.image)).toBe(service.database.image);
+    expect(database?.options).toMatch(/--health-cmd/);
+
+    // The container's configuration: the database by its service name, a production-length secret.
+    const env = image.env ?? {};
+    expect(env[container.databaseVariable]).toMatch(
+      new RegExp(`^\\w+://(?:[^@/]*@)?${escapeRegExp(container.databaseHost)}/\\w+`),
+    );
+    expect((env.JWT_SECRET ?? '').length).toBeGreaterThanOrEqual(32);
+    for (const name of container.passed)
+      expect({ name, set: name in env }).toEqual({ name, set: true });
+
+    const buildAt = image.steps.findIndex(
+      (s) => s.uses?.split('@')[0] === 'docker/build-push-action',
+    );
+    const startAt = stepIndex(image, /docker run --detach/);
+    expect(startAt).toBeGreaterThan(buildAt);
+    const start = flat(image.steps[startAt]!.run!);
+    for (const part of [
+      `--name ${container.name}`,
+      `--network "\${{ job.services.${service.database.service}.network }}"`,
+      `--publish 127.0.0.1:${container.port}:${container.port}`,
+      '-e NODE_ENV=production',
+      '-e HOST=0.0.0.0',
+      `-e ${container.databaseVariable}`,
+      ...container.passed.map((name) => `-e ${name}`),
+      '"$IMAGE"',
+    ]) {
+      expect({ part, passed: start.includes(part) }).toEqual({ part, passed: true });
+    }
+    // Demo data stays off, as in production.
+    expect(start).not.toContain('SEED_DEMO');
+
+    // /ready polled with a bound; on timeout the container's logs, then failure.
+    const waitAt = stepIndex(image, /\/ready\b/);
+    expect(waitAt).toBeGreaterThan(startAt);
+    const wait = image.steps[waitAt]!.run!;
+    expect(wait).toMatch(
+      new RegExp(`curl [^\\n]*--fail[^\\n]* http://127\\.0\\.0\\.1:${container.port}/ready`),
+    );
+    const bound = Number(/deadline=\$\(\(SECONDS \+ (\d+)\)\)/.exec(wait)?.[1]);
+    expect(bound).toBeGreaterThan(0);
+    expect(bound).toBeLessThanOrEqual(120);
+    expect(wait).toMatch(new RegExp(`docker logs ${container.name}\\s+exit 1`));
+
+    // Then one request that needs the database, checked for success.
+    const requestAt = stepIndex(
+      image,
+      new RegExp(`http://127\\.0\\.0\\.1:${container.port}${escapeRegExp(container.request)}\\b`),
+    );
+    expect(requestAt).toBeGreaterThan(waitAt);
+    const request = flat(image.steps[requestAt]!.run!);
+    expect(request).toMatch(/curl [^\n]*--fail/);
+    expect(request).toMatch(/jq -e '\.success == true/);
+
+    // SIGTERM: the container stops by itself with exit code 0.
+    const stopAt = stepIndex(image, new RegExp(`docker stop [^\\n]*${container.name}`));
+    expect(stopAt).toBeGreaterThan(requestAt);
+    expect(image.steps[stopAt]!.run).toContain(`{{.State.ExitCode}}' ${container.name}`);
+  });
+
+  it('publishes on release tags exactly the image it tested: loaded from its artifact, never rebuilt', () => {
+    const image = workflow.jobs.image!;
+    const publish = workflow.jobs.publish!;
+    expect(publish.if).toContain("github.event_name == 'push'");
+    expect(publish.if).toContain("startsWith(github.ref, 'refs/tags/v')");
+    expect(publish.if).toContain(`startsWith(github.ref, 'refs/tags/${service.tagPrefix}')`);
+    expect(publish.needs).toEqual(expect.arrayContaining(['checks', 'test', 'infra', 'image']));
+    expect(publish.permissions).toEqual({ packages: 'write' });
+
+    // No checkout and no build: nothing in the job could produce another image.
+    const actions = publish.steps.flatMap((s) => (s.uses ? [s.uses.split('@')[0]] : []));
+    expect(actions).toEqual(['actions/download-artifact', 'docker/login-action']);
+    expect(publish.steps.some((s) => /docker (buildx )?build\b/.test(s.run ?? ''))).toBe(false);
+    const login = stepUsing(publish, 'docker/login-action')[0];
     expect(login?.with?.registry).toBe('ghcr.io');
     expect(login?.with?.password).toBe('${{ secrets.GITHUB_TOKEN }}');
-    const meta = stepUsing(publish as Job, 'docker/metadata-action')[0];
-    expect(String(meta?.with?.images)).toMatch(/^ghcr\.io\//);
-    const push = stepUsing(publish as Job, 'docker/build-push-action')[0];
-    expect(push?.with?.push).toBe(true);
-    expect(push?.with?.tags).toBe(`\${{ steps.${meta?.id}.outputs.tags }}`);
+
+    // The image job saves what it ran, after the checks, only when a publish follows.
+    const upload = stepUsing(image, 'actions/upload-artifact')[0];
+    const saveAt = stepIndex(image, /docker save "\$IMAGE"/);
+    const save = image.steps[saveAt]!;
+    expect(save.run).toContain(`> ${String(upload?.with?.path)}`);
+    expect(saveAt).toBeGreaterThan(stepIndex(image, /docker stop /));
+    expect(save.if).toBe(publish.if);
+    expect(upload?.if).toBe(publish.if);
+    const download = stepUsing(publish, 'actions/download-artifact')[0];
+    expect(download?.with?.name).toBe(upload?.with?.name);
+
+    // The image id recorded right after the build is the one loaded before any push.
+    const recorded = image.steps.find((s) => s.id === 'image');
+    expect(recorded?.run).toContain(`docker image inspect --format '{{.Id}}' "$IMAGE"`);
+    expect(image.outputs?.['image-id']).toBe('${{ steps.image.outputs.id }}');
+    expect(publish.env?.IMAGE).toBe(image.env?.IMAGE);
+    const push = publish.steps.find((s) => s.run?.includes('docker push'));
+    expect(push?.env?.TESTED_ID).toBe('${{ needs.image.outputs.image-id }}');
+    const run = push?.run ?? '';
+    const loadAt = run.indexOf(`docker load --input ${String(upload?.with?.path)}`);
+    const compareAt = run.indexOf('"$loaded" != "$TESTED_ID"');
+    const pushAt = run.indexOf('docker push "$tag"');
+    expect(loadAt).toBeGreaterThanOrEqual(0);
+    expect(compareAt).toBeGreaterThan(loadAt);
+    expect(pushAt).toBeGreaterThan(compareAt);
+    expect(run).toContain('docker tag "$IMAGE" "$tag"');
+
+    // The tags: GHCR, computed in the image job from the release tag.
+    const meta = stepUsing(image, 'docker/metadata-action')[0];
+    expect(String(meta?.with?.images)).toMatch(/^ghcr\.io\/\$\{\{ github\.repository \}\}\//);
+    expect(String(meta?.with?.tags)).toContain(`(?:${service.tagPrefix.slice(0, -1)})?v`);
+    expect(image.outputs?.tags).toBe(`\${{ steps.${meta?.id}.outputs.tags }}`);
+    expect(push?.env?.TAGS).toBe('${{ needs.image.outputs.tags }}');
+  });
+});
+
+describe('shop.yml image job', () => {
+  it("migrates first, with compose's shop-migrate command run from the image it built", () => {
+    const image = readWorkflow('shop.yml').jobs.image!;
+    const migrate = readCompose().services['shop-migrate']?.command ?? [];
+    expect(migrate.length).toBeGreaterThan(0);
+    const migrateAt = stepIndex(image, /dist\/cli\/index\.js migrate/);
+    const run = flat(image.steps[migrateAt]!.run!);
+    expect(run).toContain(`"$IMAGE" ${migrate.join(' ')}`);
+    for (const part of [
+      'docker run --rm',
+      '--network "${{ job.services.postgres.network }}"',
+      '-e NODE_ENV=production',
+      '-e DATABASE_URL',
+      '-e JWT_SECRET',
+    ]) {
+      expect({ part, passed: run.includes(part) }).toEqual({ part, passed: true });
+    }
+    expect(migrateAt).toBeLessThan(stepIndex(image, /docker run --detach/));
   });
 });
 
@@ -392,6 +607,9 @@ describe(SHARED_FILE, () => {
       const files = [
         'packages/contracts/src/common.ts',
         'packages/service-kit/package.json',
+        'infra/test/bundle.test.ts',
+        'infra/compose.yaml',
+        'infra/docker/shop.Dockerfile',
         `.github/workflows/${SHARED_FILE}`,
         ...ROOT_CONFIG,
       ];
@@ -407,11 +625,11 @@ describe(SHARED_FILE, () => {
       expect.arrayContaining([
         'pnpm format:check',
         'pnpm exec turbo run test --filter=./packages/*',
-        'pnpm exec turbo run test --filter=@dogshop/infra',
+        INFRA_TESTS,
       ]),
     );
     const test = workflow.jobs.test;
-    expect(test?.services?.mongo?.image).toBe('mongo:8');
+    expect(pinnedNameTag(test?.services?.mongo?.image)).toBe('mongo:8');
     expect(test?.strategy?.matrix?.node).toEqual(expect.arrayContaining(TEST_NODE_VERSIONS));
     const real = test?.steps.find((s) => s.env?.MONGODB_URI);
     expect(real?.env?.MONGODB_URI).toBe('mongodb://localhost:27017');
