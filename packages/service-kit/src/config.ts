@@ -17,15 +17,31 @@ export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv)
     // An empty variable counts as unset, as shells and .env files commonly produce them.
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  for (const [name, value] of Object.entries(raw)) {
+    // Value.Convert reads numbers as JavaScript does (0x10, 1e3, " 8"); configuration takes
+    // plain decimal notation only, like the services' query strings.
+    const type = (schema.properties[name] as { type?: unknown }).type;
+    if ((type === 'integer' || type === 'number') && !PLAIN_DECIMAL.test(String(value))) {
+      throw new ConfigError(`${name}: must be a plain decimal number (got "${String(value)}")`);
+    }
+  }
   const converted = Value.Default(schema, Value.Convert(schema, raw));
-  const first = Value.Errors(schema, converted)[0];
+  const errors = Value.Errors(schema, converted);
+  const first = errors[0];
   if (first) {
     const name = first.instancePath.replace(/^\//, '') || requiredName(first.params);
     const shown = name in raw ? ` (got "${String(raw[name])}")` : '';
-    throw new ConfigError(`${name}: ${first.message}${shown}`);
+    // A union of literals fails once per literal: list them instead of "must be equal to constant".
+    const allowed = errors
+      .filter((e) => e.instancePath === first.instancePath && e.keyword === 'const')
+      .map((e) => String((e.params as { allowedValue?: unknown }).allowedValue));
+    const rule = allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : first.message;
+    throw new ConfigError(`${name}: ${rule}${shown}`);
   }
   return converted as Static<T>;
 }
+
+const PLAIN_DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 function requiredName(params: unknown): string {
   const missing = (params as { requiredProperties?: string[] } | undefined)?.requiredProperties;
@@ -36,14 +52,22 @@ function requiredName(params: unknown): string {
  * The variables every service reads (DESIGN.md, "Operational contract"), to spread into a
  * service's own schema: `Type.Object({ ...commonEnv({ port: 3000, jwtTtl: '1h', dataDir }), … })`.
  */
-export function commonEnv(defaults: { port: number; jwtTtl: string; dataDir: string }) {
+export function commonEnv(defaults: {
+  port: number;
+  jwtTtl: string;
+  dataDir: string;
+  /** LOGIN_MAX_FAILURES (default 5). */
+  loginMaxFailures?: number;
+}) {
   return {
     NODE_ENV: Type.Union(
       [Type.Literal('development'), Type.Literal('production'), Type.Literal('test')],
       { default: 'development' },
     ),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaults.port }),
-    HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+    // Loopback unless told otherwise: a development server (with its demo admin) is not exposed
+    // to the network by accident; the container images set HOST=0.0.0.0.
+    HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
     LOG_LEVEL: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
       { default: 'info' },
@@ -52,10 +76,22 @@ export function commonEnv(defaults: { port: number; jwtTtl: string; dataDir: str
     JWT_SECRET: Type.Optional(Type.String()),
     JWT_TTL: Type.String({ pattern: '^[1-9][0-9]*[smhd]$', default: defaults.jwtTtl }),
     CORS_ORIGINS: Type.String({ default: '' }),
-    SEED_DEMO: Type.Boolean({ default: true }),
+    // Unset: demo data in development only (see seedDemoDefault).
+    SEED_DEMO: Type.Optional(Type.Boolean()),
+    // How long start-up waits for a configured database to answer before it gives up.
+    DATABASE_WAIT_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 30 }),
     RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
     TRUST_PROXY_HOPS: Type.Integer({ minimum: 0, maximum: 10, default: 0 }),
     PASSWORD_THREAD_NICENESS: Type.Integer({ minimum: 0, maximum: 19, default: 10 }),
+    // Failed logins per client address and account, and per account across all addresses, in a
+    // window counted from the first failure (LoginLimiter).
+    LOGIN_MAX_FAILURES: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: defaults.loginMaxFailures ?? 5,
+    }),
+    ACCOUNT_LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, maximum: 100_000, default: 50 }),
+    LOGIN_FAILURE_WINDOW_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
   };
 }
 
@@ -65,3 +101,7 @@ export const parseOrigins = (value: string): string[] =>
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean);
+
+/** Demo data is loaded into an empty database unless SEED_DEMO says otherwise, never by default in production. */
+export const seedDemoDefault = (seedDemo: boolean | undefined, nodeEnv: string): boolean =>
+  seedDemo ?? nodeEnv !== 'production';

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commonEnv, loadConfig, parseOrigins, resolveJwtSecret } from '@dogshop/service-kit';
+import {
+  commonEnv,
+  ConfigError,
+  loadConfig,
+  parseOrigins,
+  resolveJwtSecret,
+  seedDemoDefault,
+} from '@dogshop/service-kit';
 import { Type, type Static } from 'typebox';
 import { ADMIN_PASSWORD_LIMITS, USERNAME_PATTERN } from './domain/admin-account.js';
 
@@ -14,8 +21,6 @@ export const EnvSchema = Type.Object({
   ADMIN_USERNAME: Type.String({ pattern: USERNAME_PATTERN, default: 'admin' }),
   ADMIN_PASSWORD: Type.Optional(Type.String(ADMIN_PASSWORD_LIMITS)),
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
-  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
-  LOGIN_FAILURE_WINDOW_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -25,6 +30,7 @@ export interface DirectoryConfig {
   host: string;
   logLevel: string;
   mongodbUri: string | undefined;
+  databaseWaitMs: number;
   dataDir: string;
   jwtSecret: string;
   jwtTtl: string;
@@ -37,11 +43,16 @@ export interface DirectoryConfig {
   passwordThreadNiceness: number;
   authRateLimitPerMinute: number;
   loginMaxFailures: number;
+  accountLoginMaxFailures: number;
   loginFailureWindowMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfig {
   const e = loadConfig(EnvSchema, env);
+  if (e.NODE_ENV === 'production' && !e.MONGODB_URI) {
+    // The embedded database is the development stand-in (or a throw-away mongod): never production.
+    throw new ConfigError('MONGODB_URI: required when NODE_ENV=production');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -49,6 +60,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     mongodbUri: e.MONGODB_URI,
+    databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
     dataDir,
     jwtSecret: resolveJwtSecret({
       secret: e.JWT_SECRET,
@@ -59,12 +71,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     adminUsername: e.ADMIN_USERNAME.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     corsOrigins: parseOrigins(e.CORS_ORIGINS),
-    seedDemo: e.SEED_DEMO,
+    seedDemo: seedDemoDefault(e.SEED_DEMO, e.NODE_ENV),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxyHops: e.TRUST_PROXY_HOPS,
     passwordThreadNiceness: e.PASSWORD_THREAD_NICENESS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
+    accountLoginMaxFailures: e.ACCOUNT_LOGIN_MAX_FAILURES,
     loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
   };
 }

@@ -13,7 +13,7 @@ describe('configuration', () => {
     const config = readConfig(base);
     expect(config).toMatchObject({
       port: 3001,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       jwtTtl: '8h',
       adminUsername: 'admin',
       seedDemo: true,
@@ -35,10 +35,25 @@ describe('configuration', () => {
     [{ ADMIN_USERNAME: 'a b' }, /^ADMIN_USERNAME/],
     [{ SEED_DEMO: 'maybe' }, /^SEED_DEMO/],
     [{ LOGIN_MAX_FAILURES: '0' }, /^LOGIN_MAX_FAILURES/],
-    [{ NODE_ENV: 'production', JWT_SECRET: '' }, /^JWT_SECRET: required when NODE_ENV=production/],
+    [{ NODE_ENV: 'production' }, /^MONGODB_URI: required when NODE_ENV=production/],
+    [
+      { NODE_ENV: 'production', MONGODB_URI: 'mongodb://h/db', JWT_SECRET: '' },
+      /^JWT_SECRET: required when NODE_ENV=production/,
+    ],
+    [
+      { LOG_LEVEL: 'loud' },
+      /^LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent/,
+    ],
+    [{ PORT: '+3001' }, /^PORT: must be a plain decimal number/],
   ])('stops with one line naming the variable for %j', (env, message) => {
     expect(() => readConfig({ ...base, ...env })).toThrow(ConfigError);
     expect(() => readConfig({ ...base, ...env })).toThrow(message);
+  });
+
+  it('loads the demo directory by default in development only; SEED_DEMO decides when set', () => {
+    const production = { NODE_ENV: 'production', MONGODB_URI: 'mongodb://h/db' };
+    expect(readConfig({ ...base, ...production }).seedDemo).toBe(false);
+    expect(readConfig({ ...base, ...production, SEED_DEMO: 'true' }).seedDemo).toBe(true);
   });
 
   it('documents every variable in .env.example', () => {

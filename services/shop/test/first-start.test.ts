@@ -56,7 +56,7 @@ describe('configuration', () => {
     const first = readConfig({ DATA_DIR: dir });
     expect(first).toMatchObject({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       jwtTtl: '1h',
       seedDemo: true,
       databasePoolMax: 10,
@@ -66,7 +66,13 @@ describe('configuration', () => {
   });
 
   it.each([
-    [{ NODE_ENV: 'production' }, /^JWT_SECRET: required/],
+    [{ NODE_ENV: 'production' }, /^DATABASE_URL: required when NODE_ENV=production/],
+    [{ NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db' }, /^JWT_SECRET: required/],
+    [
+      { NODE_ENV: 'prod' },
+      /^NODE_ENV: must be one of development, production, test \(got "prod"\)/,
+    ],
+    [{ PORT: '0x10' }, /^PORT: must be a plain decimal number/],
     [{ JWT_SECRET: 'short' }, /^JWT_SECRET: must be at least 32/],
     [{ PORT: 'http' }, /^PORT: /],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
@@ -76,5 +82,14 @@ describe('configuration', () => {
     const run = () => readConfig({ DATA_DIR: dataDir(), ...env });
     expect(run).toThrow(ConfigError);
     expect(run).toThrow(message);
+  });
+
+  it('loads demo data by default in development only; SEED_DEMO decides when set', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db' };
+    const secret = { JWT_SECRET: 's'.repeat(32), DATA_DIR: dataDir() };
+    expect(readConfig({ ...secret }).seedDemo).toBe(true);
+    expect(readConfig({ ...secret, ...production }).seedDemo).toBe(false);
+    expect(readConfig({ ...secret, ...production, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(readConfig({ ...secret, SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 });
