@@ -151,6 +151,7 @@ async function startShop(
   const port = await freePort();
   const env = cleanEnv({
     NODE_ENV: 'production',
+    SEED_DEMO: 'true', // the traffic uses the demo catalogue
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'warn',
@@ -187,6 +188,7 @@ async function startHandlerDirectory(
     cwd: serviceDir('handler-directory'),
     env: cleanEnv({
       NODE_ENV: 'production',
+      SEED_DEMO: 'true', // the traffic uses the demo directory
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'warn',

@@ -65,6 +65,7 @@ async function startShop(
   const port = await freePort();
   const env = cleanEnv({
     NODE_ENV: 'production',
+    SEED_DEMO: 'true', // the tests use the demo catalogue
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'info',
@@ -101,6 +102,7 @@ async function startHandlerDirectory(
     cwd: serviceDir('handler-directory'),
     env: cleanEnv({
       NODE_ENV: 'production',
+      SEED_DEMO: 'true', // the tests use the demo directory
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'info',
