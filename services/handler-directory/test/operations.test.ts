@@ -20,6 +20,16 @@ describe('operations endpoints', () => {
     expect(ready.json()).toEqual({ status: 'ready' });
   });
 
+  it('answers GET / with a pointer to the documentation', async () => {
+    const res = await t.request({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      docs: '/docs',
+      openapi: '/openapi.json',
+      health: '/health',
+    });
+  });
+
   it('answers /ready with 503 once MongoDB is unreachable', async () => {
     const app = await buildApp(t.config);
     await app.ready();
@@ -59,7 +69,11 @@ describe('operations endpoints', () => {
       expect.arrayContaining(['201', '400', '401', '403']),
     );
     expect(Object.keys(doc.paths['/api/users/export'].get.responses['200'].content).sort()).toEqual(
-      ['application/json', 'text/csv'],
+      [
+        'application/json',
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        'text/csv',
+      ],
     );
   });
 

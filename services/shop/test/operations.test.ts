@@ -19,6 +19,18 @@ describe('operations endpoints', () => {
     expect(ready.json()).toEqual({ status: 'ready' });
   });
 
+  it('answers GET / without an API key with a pointer to the documentation', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      docs: '/docs',
+      openapi: '/openapi.json',
+      health: '/health',
+    });
+    const docs = await t.app.inject({ method: 'GET', url: res.json().docs });
+    expect(docs.statusCode).toBeLessThan(400);
+  });
+
   it('serves the OpenAPI document with both security schemes and every spec operation', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
