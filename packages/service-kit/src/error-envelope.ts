@@ -1,3 +1,4 @@
+import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from './http-error.js';
@@ -6,7 +7,7 @@ export interface ErrorEnvelopeOptions {
   /** Renders a service's error body, e.g. `{success:false, error, status_code}`. */
   body: (statusCode: number, message: string) => Record<string, unknown>;
   /** Message texts for the errors the framework raises (services may translate them). */
-  messages?: Partial<Record<'notFound' | 'internal' | 'validation', string>> & {
+  messages?: Partial<Record<'notFound' | 'internal' | 'validation' | 'unknownField', string>> & {
     /**
      * Replaces the framework's own English text for errors it raises with this status (malformed
      * JSON 400, 413, 415, 503 …); a service's own HttpErrors keep their message.
@@ -20,6 +21,11 @@ export interface ErrorEnvelopeOptions {
    * closed or timed out, server shutting down): answered 503 instead of 500.
    */
   isUnavailable?: (error: unknown) => boolean;
+  /**
+   * Rewrites the messages of schema validation errors in place before they are described, e.g.
+   * `germanValidation(...)` for `muss sein: number` instead of `must be number`.
+   */
+  localize?: (errors: ErrorObject[]) => void;
 }
 
 /**
@@ -38,7 +44,8 @@ export const errorEnvelope = fp<ErrorEnvelopeOptions>(
         return reply.code(error.statusCode).send(opts.body(error.statusCode, error.message));
       }
       if (error.validation) {
-        const message = describeValidation(error, opts.messages?.validation);
+        if (opts.localize) opts.localize(error.validation as ErrorObject[]);
+        const message = describeValidation(error, opts.messages);
         return reply.code(400).send(opts.body(400, message));
       }
       if (opts.isUnavailable?.(error)) {
@@ -70,7 +77,11 @@ export const errorEnvelope = fp<ErrorEnvelopeOptions>(
 );
 
 /** "body/title must NOT have fewer than 3 characters" → names the field and the broken rule. */
-function describeValidation(error: FastifyError, prefix: string | undefined): string {
+function describeValidation(
+  error: FastifyError,
+  messages: ErrorEnvelopeOptions['messages'],
+): string {
+  const prefix = messages?.validation ?? '';
   const first = error.validation?.[0];
   if (!first) return error.message;
   const where = error.validationContext ?? 'request';
@@ -80,8 +91,8 @@ function describeValidation(error: FastifyError, prefix: string | undefined): st
     field = field ? `${field}.${params.missingProperty}` : params.missingProperty;
   } else if (typeof params.additionalProperty === 'string') {
     const unknown = field ? `${field}.${params.additionalProperty}` : params.additionalProperty;
-    return `${prefix ?? ''}${where}: unknown field '${unknown}'`;
+    return `${prefix}${where}: ${messages?.unknownField ?? 'unknown field'} '${unknown}'`;
   }
   const subject = field ? `${where}.${field}` : where;
-  return `${prefix ?? ''}${subject} ${first.message ?? 'is invalid'}`;
+  return `${prefix}${subject} ${first.message ?? 'is invalid'}`;
 }

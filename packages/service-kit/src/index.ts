@@ -20,4 +20,12 @@ export {
 export { runServer } from './run-server.js';
 export { securityDefaults, type SecurityOptions } from './security.js';
 export { REDACTED_PATHS, serverOptions } from './server-options.js';
-export { useStrictValidation } from './validation.js';
+export {
+  PLAIN_DECIMAL,
+  PLAIN_DECIMAL_KEYWORD,
+  useStrictValidation,
+  withPlainDecimals,
+} from './validation.js';
+export { clientErrorHandler, type ClientErrorOptions } from './client-errors.js';
+export { germanValidation, type GermanRuleTexts } from './localize.js';
+export { rejectNul, type RejectNulOptions } from './reject-nul.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { LogController, type FastifyHttpOptions, type RawRequestDefaultExpression } from 'fastify';
+import { clientErrorHandler, type ClientErrorOptions } from './client-errors.js';
 
 /** Incoming request ids are honoured only when harmless to echo into headers and logs. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -32,6 +33,8 @@ export function serverOptions(opts: {
    * its connections for it at a quarter of this interval (Node's default check is every 30 s).
    */
   requestTimeoutMs?: number;
+  /** Envelope and texts for errors Node's HTTP parser raises (400, 408, 431); else Fastify's. */
+  clientErrors?: ClientErrorOptions;
 }): FastifyHttpOptions<Server> {
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   return {
@@ -65,6 +68,7 @@ export function serverOptions(opts: {
     // URLs the router cannot decode (`/users/%E0%A4%A`) and over-long path parameters go through
     // the app's error handler too, so they are answered in the service's error envelope.
     frameworkErrors: (error, request, reply) => request.server.errorHandler(error, request, reply),
+    ...(opts.clientErrors && { clientErrorHandler: clientErrorHandler(opts.clientErrors) }),
     ajv: {
       customOptions: {
         removeAdditional: false,

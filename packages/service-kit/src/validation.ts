@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
@@ -8,10 +8,27 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 const shared: Options = { allErrors: false, strict: false, useDefaults: true };
 
 /**
+ * Plain decimal notation, the only one accepted for numbers in paths and query strings: no hex,
+ * exponent, `+`, whitespace or leading zeros (one canonical URL per record), and no `-0`.
+ * Ajv's coercion alone would take anything JavaScript's `Number()` reads.
+ */
+export const PLAIN_DECIMAL = {
+  integer: /^(?:0|-?[1-9][0-9]*)$/,
+  number: /^(?!-0(?:\.0+)?$)-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/,
+} as const;
+
+/** Keyword of the validation error the plain-decimal rule raises (for translations). */
+export const PLAIN_DECIMAL_KEYWORD = 'plainDecimal';
+
+type NumericKind = keyof typeof PLAIN_DECIMAL;
+type SchemaNode = Record<string, unknown>;
+
+/**
  * Two validators: query strings, params and headers arrive as text and are coerced to the declared
  * types; JSON bodies are validated strictly (a string where a number goes is a 400, not coerced),
  * and unknown properties are refused (the schemas say `additionalProperties: false`). Bodies are
  * JSON only: Fastify's built-in text/plain parser is removed, so other types answer 415.
+ * Numbers in params and query strings must be written in plain decimal notation.
  */
 export function useStrictValidation(app: FastifyInstance): void {
   const coercing = addFormats(
@@ -19,7 +36,97 @@ export function useStrictValidation(app: FastifyInstance): void {
   );
   const strict = addFormats(new Ajv({ ...shared, coerceTypes: false, removeAdditional: false }));
   app.removeContentTypeParser('text/plain');
-  app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema as object),
+  app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) => {
+    if (httpPart === 'body') return strict.compile(schema as object);
+    const validate = coercing.compile(schema as object);
+    return httpPart === 'params' || httpPart === 'querystring'
+      ? withPlainDecimals(validate, schema)
+      : validate;
+  });
+}
+
+/**
+ * Wraps a coercing validator so that the raw text of every integer/number property is checked
+ * before Ajv converts it. The numeric properties are found once, at compile time; a schema
+ * without any gets its validator back unchanged.
+ */
+export function withPlainDecimals(validate: ValidateFunction, schema: unknown): ValidateFunction {
+  const numeric = numericProperties(schema);
+  if (numeric.length === 0) return validate;
+  const ajvValidate = validate as (data: unknown, context?: unknown) => boolean;
+  const checked = function (data: unknown, context?: unknown) {
+    const error = data !== null && typeof data === 'object' ? firstLoose(data, numeric) : undefined;
+    if (error) {
+      checked.errors = [error];
+      return false;
+    }
+    const valid = ajvValidate(data, context);
+    checked.errors = validate.errors;
+    return valid;
+  } as ValidateFunction;
+  // Fastify hands Ajv validators their parent (to coerce a root value) when it sees schemaEnv.
+  return Object.assign(checked, { schema: validate.schema, schemaEnv: validate.schemaEnv });
+}
+
+function firstLoose(data: object, numeric: Array<[string, NumericKind]>): ErrorObject | undefined {
+  for (const [name, kind] of numeric) {
+    const raw = (data as Record<string, unknown>)[name];
+    if (typeof raw === 'string') {
+      if (!PLAIN_DECIMAL[kind].test(raw)) return looseNumber(`/${name}`, kind);
+    } else if (Array.isArray(raw)) {
+      // Repeated query parameters arrive as an array of texts.
+      for (let i = 0; i < raw.length; i += 1) {
+        const item: unknown = raw[i];
+        if (typeof item === 'string' && !PLAIN_DECIMAL[kind].test(item)) {
+          return looseNumber(`/${name}/${i}`, kind);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function looseNumber(instancePath: string, kind: NumericKind): ErrorObject {
+  return {
+    keyword: PLAIN_DECIMAL_KEYWORD,
+    instancePath,
+    schemaPath: `#/properties${instancePath.replace(/\/\d+$/, '')}/type`,
+    params: { type: kind },
+    message: `must be a plain decimal ${kind}`,
+  };
+}
+
+/** Top-level properties whose values must be numbers (directly, or as array items). */
+function numericProperties(schema: unknown): Array<[string, NumericKind]> {
+  const properties = (schema as SchemaNode | undefined)?.properties;
+  if (properties === null || typeof properties !== 'object') return [];
+  const found: Array<[string, NumericKind]> = [];
+  for (const [name, property] of Object.entries(properties as Record<string, SchemaNode>)) {
+    const kind = numericKind(property) ?? numericKind(property.items as SchemaNode | undefined);
+    if (kind) found.push([name, kind]);
+  }
+  return found;
+}
+
+/**
+ * 'integer' or 'number' when every value the schema allows is numeric (null aside); undefined
+ * when a text would also do, so that such a property is left to Ajv.
+ */
+function numericKind(schema: SchemaNode | undefined): NumericKind | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const branches = (schema.anyOf ?? schema.oneOf) as SchemaNode[] | undefined;
+  if (Array.isArray(branches)) {
+    const kinds = branches
+      .filter((branch) => branch?.type !== 'null')
+      .map((branch) => numericKind(branch));
+    if (kinds.length === 0 || kinds.includes(undefined)) return undefined;
+    return kinds.includes('number') ? 'number' : 'integer';
+  }
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(
+    (type) => type !== 'null',
   );
+  if (types.length === 0 || !types.every((type) => type === 'integer' || type === 'number')) {
+    return undefined;
+  }
+  return types.includes('number') ? 'number' : 'integer';
 }

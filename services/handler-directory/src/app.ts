@@ -1,7 +1,9 @@
 import {
   apiDocs,
   errorEnvelope,
+  germanValidation,
   healthRoutes,
+  rejectNul,
   securityDefaults,
   setPasswordThreadNiceness,
   serverOptions,
@@ -52,6 +54,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
       logLevel: config.logLevel,
       trustProxyHops: config.trustProxyHops,
       requestTimeoutMs: config.requestTimeoutMs,
+      clientErrors: { body: directoryErrorBody, messages: MESSAGES.clientErrors },
     }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
@@ -59,10 +62,12 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
   await app.register(errorEnvelope, {
     body: directoryErrorBody,
     isUnavailable: isDatabaseUnavailable,
+    localize: germanValidation(MESSAGES),
     messages: {
       notFound: MESSAGES.routeNotFound,
       internal: MESSAGES.internal,
       validation: MESSAGES.invalidRequest,
+      unknownField: MESSAGES.unknownField,
       byStatus: {
         400: MESSAGES.malformedBody,
         413: MESSAGES.bodyTooLarge,
@@ -100,6 +105,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
     loginMaxFailures: config.loginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
   });
+  await app.register(rejectNul, { message: MESSAGES.containsNul });
   await app.register(healthRoutes, {
     isReady: async () => {
       await app.db.ping();

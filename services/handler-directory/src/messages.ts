@@ -20,4 +20,18 @@ export const MESSAGES = {
   forbidden: 'Keine Berechtigung: diese Aktion ist nur für Administratoren',
   nearestNeedsBoth: 'Ungültige Anfrage: lat und lng nur gemeinsam angeben',
   radiusNeedsPoint: 'Ungültige Anfrage: radius_km nur zusammen mit lat und lng',
+  // Validation: Ajv's own rules come from ajv-i18n; these are the rules service-kit adds.
+  unknownField: 'unbekanntes Feld',
+  plainInteger: 'muss eine ganze Zahl in einfacher Dezimalschreibweise sein',
+  plainNumber: 'muss eine Zahl in einfacher Dezimalschreibweise sein',
+  containsNul: (field: string) =>
+    `Ungültige Anfrage: ${field} darf das Zeichen U+0000 nicht enthalten`,
+  // Requests Node's HTTP parser refuses before they reach the app.
+  clientErrors: {
+    400: 'Ungültige Anfrage: die Anfrage konnte nicht gelesen werden',
+    408: 'Zeitüberschreitung: die Anfrage ist nicht rechtzeitig vollständig angekommen',
+    413: 'Anfrage zu groß',
+    414: 'Adresse zu lang',
+    431: 'Anfrage-Header zu groß (Adresse oder Header zu lang)',
+  },
 } as const;

@@ -246,7 +246,7 @@ describe('API3: property level authorization (mass assignment)', () => {
         'disabledAt',
       ]) {
         const res = await send(request, { ...request.body, [field]: 'admin' });
-        expectDirectoryError(res, 400, new RegExp(`unknown field '${field}'`));
+        expectDirectoryError(res, 400, new RegExp(`unbekanntes Feld '${field}'`));
         attempts += 1;
       }
     }

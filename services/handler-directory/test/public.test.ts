@@ -86,7 +86,7 @@ describe('GET /api/public/users', () => {
   it('ignores a bearer token and answers 400 to unknown query parameters', async () => {
     const withToken = await t.request({ method: 'GET', url: '/api/public/users', as: t.admin });
     expect(withToken.statusCode).toBe(200);
-    expectDirectoryError(await publicList('?available=false'), 400, /unknown field 'available'/);
+    expectDirectoryError(await publicList('?available=false'), 400, /unbekanntes Feld 'available'/);
   });
 });
 

@@ -81,7 +81,7 @@ describe('POST /api/users', () => {
     [
       'a blank name',
       { name: '   ', phone: '1' },
-      /body\.name must NOT have fewer than 1 characters/,
+      /body\.name darf nicht kürzer als 1 Zeichen sein/,
     ],
     ['a name over 200 characters', { name: 'x'.repeat(201), phone: '1' }, /body\.name/],
     ['a missing phone', { name: 'A' }, /body\.phone/],
@@ -98,7 +98,7 @@ describe('POST /api/users', () => {
     ['latitude above 90', { name: 'A', phone: '1', gps: { lat: 90.1, lng: 0 } }, /body\.gps/],
     ['longitude below -180', { name: 'A', phone: '1', gps: { lat: 0, lng: -180.5 } }, /body\.gps/],
     ['a coordinate as text', { name: 'A', phone: '1', gps: { lat: '1', lng: 2 } }, /body\.gps/],
-    ['an unknown field', { name: 'A', phone: '1', email: 'a@b.de' }, /unknown field 'email'/],
+    ['an unknown field', { name: 'A', phone: '1', email: 'a@b.de' }, /unbekanntes Feld 'email'/],
   ])('answers 400 in German for %s', async (_label, payload, message) => {
     const res = await t.request({ method: 'POST', url: '/api/users', payload, as: t.admin });
     expectDirectoryError(res, 400, message);
@@ -250,13 +250,17 @@ describe('PUT /api/users/:id', () => {
   });
 
   it.each([
-    ['an empty body', {}, /fewer than 1 properties/],
-    ['only read-only fields', { _id: MISSING_ID, createdAt: 'x' }, /fewer than 1 properties/],
+    ['an empty body', {}, /darf nicht weniger als 1 Attribut haben/],
+    [
+      'only read-only fields',
+      { _id: MISSING_ID, createdAt: 'x' },
+      /darf nicht weniger als 1 Attribut haben/,
+    ],
     ['a blank name', { name: ' ' }, /body\.name/],
     ['a null name', { name: null }, /body\.name/],
-    ['an unknown field', { nickname: 'x' }, /unknown field 'nickname'/],
-    ['an operator', { $set: { name: 'x' } }, /unknown field '\$set'/],
-    ['a dotted key', { 'gps.lat': 5 }, /unknown field 'gps\.lat'/],
+    ['an unknown field', { nickname: 'x' }, /unbekanntes Feld 'nickname'/],
+    ['an operator', { $set: { name: 'x' } }, /unbekanntes Feld '\$set'/],
+    ['a dotted key', { 'gps.lat': 5 }, /unbekanntes Feld 'gps\.lat'/],
   ])('answers 400 for %s', async (_label, payload, message) => {
     const created = await createHandler(t);
     const res = await t.request({

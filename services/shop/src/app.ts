@@ -2,6 +2,7 @@ import {
   apiDocs,
   errorEnvelope,
   healthRoutes,
+  rejectNul,
   securityDefaults,
   setPasswordThreadNiceness,
   serverOptions,
@@ -13,7 +14,6 @@ import type { ShopConfig } from './config.js';
 import { auth } from './plugins/auth.js';
 import { database } from './plugins/database.js';
 import { normalizeEmail } from './plugins/normalize-email.js';
-import { rejectNul } from './plugins/reject-nul.js';
 import { routes } from './routes/index.js';
 import { isDatabaseUnavailable } from './services/prisma-errors.js';
 
@@ -53,6 +53,7 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
       logLevel: config.logLevel,
       trustProxyHops: config.trustProxyHops,
       requestTimeoutMs: config.requestTimeoutMs,
+      clientErrors: { body: shopErrorBody },
     }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);

@@ -1,21 +1,26 @@
-import { badRequest } from '@dogshop/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { badRequest } from './http-error.js';
+
+export interface RejectNulOptions {
+  /** The 400 text for a field such as `body.name` (English by default). */
+  message?: (field: string) => string;
+}
 
 /**
- * PostgreSQL text cannot hold the character U+0000, so a string carrying it anywhere in the body,
- * query or path is refused with a 400 naming the field, before it can reach the database (where
- * it would fail the query). Walks with its own stack: bodies may nest deeply.
+ * U+0000 is refused anywhere in the body, query or path with a 400 naming the field: PostgreSQL
+ * text cannot hold it, and one rule for both services keeps stores and exports (CSV drops it,
+ * JSON keeps it) from disagreeing. Walks with its own stack: bodies may nest deeply.
  */
-export const rejectNul = fp(
-  async (app: FastifyInstance) => {
+export const rejectNul = fp<RejectNulOptions>(
+  async (app: FastifyInstance, opts) => {
+    const message =
+      opts.message ?? ((field: string) => `${field} must not contain the character U+0000`);
     app.addHook('preValidation', async (request) => {
       const parts = { body: request.body, querystring: request.query, params: request.params };
       for (const [part, value] of Object.entries(parts)) {
         const field = fieldWithNul(value);
-        if (field !== undefined) {
-          throw badRequest(`${[part, ...field].join('.')} must not contain the character U+0000`);
-        }
+        if (field !== undefined) throw badRequest(message([part, ...field].join('.')));
       }
     });
   },
