@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { componentSchemas, refsForDocument } from './openapi-components.js';
 
 export interface DocsOptions {
   title: string;
@@ -13,11 +14,17 @@ export interface DocsOptions {
   /** Security applied to operations that declare none. */
   security?: Array<Record<string, string[]>>;
   tags?: Array<{ name: string; description: string }>;
+  /**
+   * Contract schemas with an `$id` (and those nested in them): each becomes a named entry of
+   * `components.schemas`, and bodies and responses refer to it by `$ref`.
+   */
+  schemas?: readonly unknown[];
 }
 
 /**
  * OpenAPI 3.1 generated from the route schemas (which come from packages/contracts), served as
- * `/openapi.json`, with the interactive Swagger UI at `/docs`. Register before the routes.
+ * `/openapi.json`, with the interactive Swagger UI at `/docs` and a pointer to both at `/`.
+ * Register before the routes.
  */
 export const apiDocs = fp<DocsOptions>(
   async (app: FastifyInstance, opts) => {
@@ -29,7 +36,14 @@ export const apiDocs = fp<DocsOptions>(
         security: opts.security ?? [],
         tags: opts.tags ?? [],
       },
+      // Components are named by their `$id` (the default would be def-0, def-1, …).
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, index) =>
+          typeof json.$id === 'string' ? json.$id : `def-${index}`,
+      },
+      transform: ({ schema, url }) => ({ schema: refsForDocument(schema)!, url }),
     });
+    for (const schema of componentSchemas(opts.schemas ?? [])) app.addSchema(schema);
     await app.register(swaggerUi, {
       routePrefix: opts.routePrefix ?? '/docs',
       staticCSP: true,
@@ -40,6 +54,15 @@ export const apiDocs = fp<DocsOptions>(
     app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () =>
       app.swagger(),
     );
+    // Someone opening the bare address learns where the documentation is.
+    const pointer = {
+      name: opts.title,
+      version: opts.version,
+      docs: opts.routePrefix ?? '/docs',
+      openapi: '/openapi.json',
+      health: '/health',
+    };
+    app.get('/', { schema: { hide: true }, config: { rateLimit: false } }, async () => pointer);
   },
   { name: 'api-docs' },
 );

@@ -4,6 +4,17 @@ export { apiDocs, type DocsOptions } from './docs.js';
 export { errorEnvelope, type ErrorEnvelopeOptions } from './error-envelope.js';
 export { healthRoutes, type HealthOptions } from './health.js';
 export {
+  LoginLimiter,
+  MemoryCounterStore,
+  tooManyLoginFailures,
+  type CounterStore,
+  type LoginAttempt,
+  type LoginLimiterOptions,
+  type LoginLimits,
+  type WindowCount,
+} from './login-limiter.js';
+export { PRIVATE_NO_STORE, privateNoStore } from './no-store.js';
+export {
   HttpError,
   badRequest,
   conflict,

@@ -32,6 +32,8 @@ export type DirectoryAppConfig = Pick<
 > & {
   /** Lowered priority of the password threads (service-kit's default, 10, when absent). */
   passwordThreadNiceness?: number;
+  /** Failed logins per username across all addresses (readConfig sets it; absent: no such limit). */
+  accountLoginMaxFailures?: number;
   mongodbUri: string;
   /** Database name; default: the one in the URI, else `handler_directory`. */
   mongodbDbName?: string | undefined;
@@ -103,6 +105,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
     secret: config.jwtSecret,
     ttl: config.jwtTtl,
     loginMaxFailures: config.loginMaxFailures,
+    accountLoginMaxFailures: config.accountLoginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
   });
   await app.register(rejectNul, { message: MESSAGES.containsNul });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LoginResponseSchema } from '@dogshop/contracts/handler-directory';
 import { createAdmin, disableAdmin } from '../src/services/admins.js';
-import { ADMIN, createTestApp, TEST_JWT_SECRET, type TestApp } from './support/app.js';
+import { ADMIN, createTestApp, TEST_JWT_SECRET, VIEWER, type TestApp } from './support/app.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
+import { createHandler } from './support/handlers.js';
 import { bearer, claims, forgeToken } from './support/tokens.js';
 
 let t: TestApp;
@@ -130,6 +131,67 @@ describe('login throttling', () => {
       expect((await attempt(ADMIN.password)).statusCode).toBe(200);
       for (let i = 0; i < 2; i += 1) expect((await attempt('nope-nope-nope')).statusCode).toBe(401);
       expect((await attempt(ADMIN.password)).statusCode).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('answers 429 to every address once one username has too many failures from all addresses together, until the window ends', async () => {
+    const windowMs = 4_000;
+    const fresh = await createTestApp({
+      trustProxyHops: 1,
+      loginMaxFailures: 3,
+      accountLoginMaxFailures: 4,
+      loginFailureWindowMs: windowMs,
+    });
+    try {
+      const attempt = (password: string, ip: string, username = ADMIN.username) =>
+        fresh.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username, password },
+          headers: { 'x-forwarded-for': ip },
+        });
+      // Two failures from each of two addresses: below the per-address limit of 3 everywhere.
+      for (const ip of ['203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.2'])
+        expectDirectoryError(await attempt('wrong-password-xyz', ip), 401);
+      // A fresh address with the right password: refused without the password being checked.
+      const limited = await attempt(ADMIN.password, '198.51.100.9');
+      expectDirectoryError(limited, 429, /Zu viele fehlgeschlagene Anmeldeversuche/);
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(windowMs / 1000);
+      expectDirectoryError(await attempt(ADMIN.password, '203.0.113.1'), 429);
+      // Another account is not affected.
+      expect((await attempt(VIEWER.password, '198.51.100.9', VIEWER.username)).statusCode).toBe(
+        200,
+      );
+      // The owner is locked out for the window at most.
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 100));
+      expect((await attempt(ADMIN.password, '198.51.100.9')).statusCode).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  }, 30_000);
+
+  it('counts failures per address and username across addresses by the client address behind a trusted proxy', async () => {
+    const fresh = await createTestApp({
+      trustProxyHops: 1,
+      loginMaxFailures: 2,
+      accountLoginMaxFailures: 50,
+    });
+    try {
+      const attempt = (password: string, ip: string) =>
+        fresh.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: ADMIN.username, password },
+          headers: { 'x-forwarded-for': ip },
+        });
+      for (let i = 0; i < 2; i += 1)
+        expectDirectoryError(await attempt('wrong-password-xyz', '203.0.113.5'), 401);
+      expectDirectoryError(await attempt(ADMIN.password, '203.0.113.5'), 429);
+      expect((await attempt(ADMIN.password, '203.0.113.6')).statusCode).toBe(200);
     } finally {
       await fresh.close();
     }
@@ -271,5 +333,38 @@ describe('bearer tokens', () => {
       headers: bearer(forgedAdmin),
     });
     expectDirectoryError(res, 403, /Keine Berechtigung/);
+  });
+});
+
+describe('Cache-Control', () => {
+  it('is private, no-store on login and on every admin-area answer, errors included', async () => {
+    const handler = await createHandler(t);
+    const answers = [
+      await login(ADMIN),
+      await login({ username: ADMIN.username, password: 'wrong-password-123' }),
+      await t.request({ method: 'GET', url: '/api/users', as: t.viewer }),
+      await t.request({ method: 'GET', url: `/api/users/${handler._id}`, as: t.viewer }),
+      await t.request({
+        method: 'PUT',
+        url: `/api/users/${handler._id}`,
+        payload: { phone: '+49 30 654321' },
+        as: t.admin,
+      }),
+      await t.request({ method: 'GET', url: '/api/users' }),
+    ];
+    expect(answers.map((res) => [res.statusCode, res.headers['cache-control']])).toEqual([
+      [200, 'private, no-store'],
+      [401, 'private, no-store'],
+      [200, 'private, no-store'],
+      [200, 'private, no-store'],
+      [200, 'private, no-store'],
+      [401, 'private, no-store'],
+    ]);
+  });
+
+  it('is not no-store on the public list', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/public/users' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control'] ?? '').not.toMatch(/no-store/);
   });
 });

@@ -35,6 +35,10 @@ export type ShopAppConfig = Pick<
   requestTimeoutMs?: number;
   /** How long a checked API key is trusted before it is looked up again (default 5 s). */
   apiKeyCacheMs?: number;
+  /** Login-failure limits; readConfig sets them, absent means none (tests hammering one login). */
+  loginMaxFailures?: number;
+  accountLoginMaxFailures?: number;
+  loginFailureWindowMs?: number;
 };
 
 export const shopErrorBody = (statusCode: number, message: string) => ({
@@ -89,6 +93,9 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
     secret: config.jwtSecret,
     ttl: config.jwtTtl,
     apiKeyCacheMs: config.apiKeyCacheMs ?? 5_000,
+    loginMaxFailures: config.loginMaxFailures,
+    accountLoginMaxFailures: config.accountLoginMaxFailures,
+    loginFailureWindowMs: config.loginFailureWindowMs,
   });
   await app.register(normalizeEmail);
   await app.register(rejectNul);

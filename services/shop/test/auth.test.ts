@@ -281,3 +281,111 @@ describe('register and login rate limit', () => {
     expect((await limited.request({ method: 'GET', url: '/products' })).statusCode).toBe(200);
   });
 });
+
+describe('login failure limits', () => {
+  const loginFrom = (app: TestApp, email: string, password: string, ip: string) =>
+    app.request({
+      method: 'POST',
+      url: '/customers/login',
+      payload: { email, password },
+      headers: { 'x-forwarded-for': ip },
+    });
+
+  it('answers 429 with Retry-After after the failures per e-mail and address, for known and unknown e-mails alike, without checking the password', async () => {
+    const limited = await createTestApp({
+      trustProxyHops: 1,
+      loginMaxFailures: 3,
+      accountLoginMaxFailures: 50,
+      loginFailureWindowMs: 15 * 60_000,
+    });
+    try {
+      const victim = await registerCustomer(limited, { password: 'the right password' });
+      const unknown = 'nobody-here@example.com';
+      const failures: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const wrong = await loginFrom(limited, victim.email, 'wrong password', '203.0.113.7');
+        const missing = await loginFrom(limited, unknown, 'wrong password', '203.0.113.7');
+        expectShopError(wrong, 401, /^Invalid email or password$/);
+        failures.push(wrong.body, missing.body);
+      }
+      expect(new Set(failures).size).toBe(1);
+      const known = await loginFrom(limited, victim.email, 'the right password', '203.0.113.7');
+      const missing = await loginFrom(limited, unknown, 'the right password', '203.0.113.7');
+      for (const res of [known, missing]) {
+        expectShopError(res, 429, /^Too many failed logins, retry in \d+ seconds$/);
+        const retryAfter = Number(res.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(14 * 60);
+        expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      }
+      // Same shape for a known and an unknown address: no account-existence oracle.
+      expect(Object.keys(known.json()).sort()).toEqual(Object.keys(missing.json()).sort());
+      expect(known.json().error.replace(/\d+/, 'N')).toBe(missing.json().error.replace(/\d+/, 'N'));
+      // Another address is unaffected, and " E-Mail " spellings are one account.
+      const other = await loginFrom(
+        limited,
+        ` ${victim.email.toUpperCase()} `,
+        'the right password',
+        '198.51.100.1',
+      );
+      expect(other.statusCode).toBe(200);
+      expectShopError(
+        await loginFrom(limited, victim.email.toUpperCase(), 'the right password', '203.0.113.7'),
+        429,
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('forgets the failures of an address after a successful login from it', async () => {
+    const limited = await createTestApp({ loginMaxFailures: 3, accountLoginMaxFailures: 50 });
+    try {
+      const victim = await registerCustomer(limited, { password: 'the right password' });
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 2; i++)
+          expect(
+            (await loginFrom(limited, victim.email, 'nope nope', '127.0.0.1')).statusCode,
+          ).toBe(401);
+        expect(
+          (await loginFrom(limited, victim.email, 'the right password', '127.0.0.1')).statusCode,
+        ).toBe(200);
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('answers 429 to every address once one e-mail has too many failures from all addresses together, until the window ends', async () => {
+    const windowMs = 4_000;
+    const limited = await createTestApp({
+      trustProxyHops: 1,
+      loginMaxFailures: 3,
+      accountLoginMaxFailures: 4,
+      loginFailureWindowMs: windowMs,
+    });
+    try {
+      const victim = await registerCustomer(limited, { password: 'the right password' });
+      const bystander = await registerCustomer(limited, { password: 'another password' });
+      // Two failures from each of two addresses: below the per-address limit of 3 everywhere.
+      for (const ip of ['203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.2'])
+        expectShopError(await loginFrom(limited, victim.email, 'wrong password', ip), 401);
+      // A fresh address with the right password: refused without the password being checked.
+      const res = await loginFrom(limited, victim.email, 'the right password', '198.51.100.9');
+      expectShopError(res, 429, /^Too many failed logins/);
+      const retryAfter = Number(res.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(windowMs / 1000);
+      // Another account is not affected.
+      expect(
+        (await loginFrom(limited, bystander.email, 'another password', '198.51.100.9')).statusCode,
+      ).toBe(200);
+      // The owner is locked out for the window at most.
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 100));
+      expect(
+        (await loginFrom(limited, victim.email, 'the right password', '198.51.100.9')).statusCode,
+      ).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  }, 30_000);
+});

@@ -1,9 +1,8 @@
 import jwt from '@fastify/jwt';
-import { forbidden, unauthorized } from '@dogshop/service-kit';
+import { forbidden, LoginLimiter, unauthorized } from '@dogshop/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { mayWrite, type AdminRole } from '../domain/admin-account.js';
-import { LoginThrottle } from '../domain/login-throttle.js';
 import { MESSAGES } from '../messages.js';
 import { findActiveAdmin, type AdminInfo } from '../services/admins.js';
 
@@ -38,7 +37,8 @@ declare module 'fastify' {
     /** onRequest hook after requireAccount: the account may change the directory, else 403. */
     requireWriteAccess: (request: FastifyRequest) => Promise<void>;
     signAdminToken: (admin: Pick<AdminInfo, 'id' | 'username' | 'role'>) => string;
-    loginThrottle: LoginThrottle;
+    /** Failed logins per client address + username and per username (LoginLimiter). */
+    loginLimiter: LoginLimiter;
   }
   interface FastifyRequest {
     account: AdminInfo | null;
@@ -49,6 +49,8 @@ export interface AuthOptions {
   secret: string;
   ttl: string;
   loginMaxFailures: number;
+  /** Absent: no per-account limit. */
+  accountLoginMaxFailures?: number | undefined;
   loginFailureWindowMs: number;
 }
 
@@ -73,8 +75,13 @@ export const auth = fp<AuthOptions>(
 
     app.decorateRequest('account', null);
     app.decorate(
-      'loginThrottle',
-      new LoginThrottle(opts.loginMaxFailures, opts.loginFailureWindowMs),
+      'loginLimiter',
+      new LoginLimiter({
+        maxFailures: opts.loginMaxFailures,
+        accountMaxFailures: opts.accountLoginMaxFailures,
+        windowMs: opts.loginFailureWindowMs,
+        keyPrefix: 'handler-directory:',
+      }),
     );
 
     app.decorate('requireAccount', async (request: FastifyRequest) => {

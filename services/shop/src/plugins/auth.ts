@@ -1,5 +1,5 @@
 import jwt from '@fastify/jwt';
-import { unauthorized } from '@dogshop/service-kit';
+import { LoginLimiter, unauthorized } from '@dogshop/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiKeyChecker } from '../services/api-keys.js';
@@ -34,17 +34,31 @@ declare module 'fastify' {
     /** onRequest hook: a valid bearer token of an existing customer, else 401. */
     requireCustomer: (request: FastifyRequest) => Promise<void>;
     signCustomerToken: (customer: { id: number; email: string }) => string;
+    /** Failed logins per client address + e-mail and per e-mail (LoginLimiter). */
+    loginLimiter: LoginLimiter;
   }
   interface FastifyRequest {
     customerId: number;
   }
 }
 
+export interface AuthOptions {
+  secret: string;
+  ttl: string;
+  apiKeyCacheMs: number;
+  /** Failed logins per client address and e-mail (absent: no such limit). */
+  loginMaxFailures?: number | undefined;
+  /** Failed logins per e-mail from all addresses (absent: no such limit). */
+  accountLoginMaxFailures?: number | undefined;
+  /** Default 15 minutes. */
+  loginFailureWindowMs?: number | undefined;
+}
+
 /**
  * The two schemes of the spec. JWTs are HS256 only (every other algorithm, `none` included, is
  * refused), carry a fixed issuer and audience that are checked, and name an existing customer.
  */
-export const auth = fp<{ secret: string; ttl: string; apiKeyCacheMs: number }>(
+export const auth = fp<AuthOptions>(
   async (app: FastifyInstance, opts) => {
     await app.register(jwt, {
       secret: opts.secret,
@@ -87,6 +101,16 @@ export const auth = fp<{ secret: string; ttl: string; apiKeyCacheMs: number }>(
       if (!exists) throw unauthorized('Invalid or expired token');
       request.customerId = id;
     });
+
+    app.decorate(
+      'loginLimiter',
+      new LoginLimiter({
+        maxFailures: opts.loginMaxFailures ?? Infinity,
+        accountMaxFailures: opts.accountLoginMaxFailures,
+        windowMs: opts.loginFailureWindowMs ?? 15 * 60_000,
+        keyPrefix: 'shop:',
+      }),
+    );
 
     app.decorate('signCustomerToken', (customer: { id: number; email: string }) =>
       app.jwt.sign({ sub: String(customer.id), email: customer.email }),

@@ -1,5 +1,11 @@
 import type { Profile, RegisterBody, UpdateProfileBody } from '@dogshop/contracts/shop';
-import { conflict, notFound, unauthorized } from '@dogshop/service-kit';
+import {
+  conflict,
+  notFound,
+  tooManyLoginFailures,
+  unauthorized,
+  type LoginLimiter,
+} from '@dogshop/service-kit';
 import type { Db } from '../db/client.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '@dogshop/service-kit';
 import { optionalText, requiredText } from '../domain/text.js';
@@ -57,9 +63,29 @@ export async function registerCustomer(db: Db, body: RegisterBody): Promise<Acco
 
 /**
  * Checks the credentials and records the login. Unknown e-mail and wrong password answer the same
- * 401 after the same amount of hashing work, so neither the body nor the timing tells them apart.
+ * 401 after the same amount of hashing work, so neither the body nor the timing tells them apart;
+ * both count as failures for the limiter (429 once a limit is spent, without checking the password).
  */
-export async function login(db: Db, email: string, password: string): Promise<Account> {
+export async function login(
+  db: Db,
+  limiter: LoginLimiter,
+  address: string,
+  email: string,
+  password: string,
+): Promise<Account> {
+  const attempt = await limiter.attempt(address, email, () =>
+    checkCredentials(db, email, password),
+  );
+  if (attempt.limited) {
+    const seconds = attempt.retryAfterSeconds;
+    throw tooManyLoginFailures(`Too many failed logins, retry in ${seconds} seconds`, seconds);
+  }
+  if (!attempt.account) throw invalidCredentials();
+  return attempt.account;
+}
+
+/** The account (its login recorded) when the credentials are right, else null. */
+async function checkCredentials(db: Db, email: string, password: string): Promise<Account | null> {
   const found = await db.customer.findUnique({
     where: { email },
     select: { ...accountSelect, passwordHash: true },
@@ -67,13 +93,13 @@ export async function login(db: Db, email: string, password: string): Promise<Ac
   const valid = found
     ? await verifyPassword(found.passwordHash, password)
     : await verifyAgainstDummy(password);
-  // Built only on failure: an Error captures a stack trace, wasted work on every good login.
-  if (!found || !valid) throw invalidCredentials();
+  if (!found || !valid) return null;
   const recorded = await db.customer.updateMany({
     where: { id: found.id },
     data: { lastLogin: new Date() },
   });
-  if (recorded.count === 0) throw invalidCredentials();
+  // Deleted since it was read.
+  if (recorded.count === 0) return null;
   const { passwordHash: _hash, ...account } = found;
   return account;
 }

@@ -4,9 +4,9 @@ import {
   LoginBodySchema,
   LoginResponseSchema,
 } from '@dogshop/contracts/handler-directory';
-import { HttpError, unauthorized } from '@dogshop/service-kit';
+import { tooManyLoginFailures, unauthorized } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LoginThrottle } from '../../domain/login-throttle.js';
+import { normalizeUsername } from '../../domain/admin-account.js';
 import { MESSAGES } from '../../messages.js';
 import { authenticate } from '../../services/admins.js';
 import type { RouteOptions } from '../index.js';
@@ -21,7 +21,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, o
         operationId: 'login',
         summary: 'Log in as an administrator and receive a JWT',
         description:
-          'Unknown username and wrong password answer the same 401. After repeated failures for the same username from the same client, further attempts answer 429 with `Retry-After` until the window ends.',
+          'Unknown username and wrong password answer the same 401. After repeated failures for the same username from the same client, or many for the same username from any clients, further attempts answer 429 with `Retry-After` until the window ends, without checking the password.',
         security: [],
         body: documented(LoginBodySchema, {
           examples: [{ username: 'anna.admin', password: 'a long admin passphrase' }],
@@ -49,7 +49,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, o
             [
               429,
               MESSAGES.tooManyLoginFailures(840),
-              'Too many failed logins for this username from this client, or too many requests: retry after `Retry-After` seconds',
+              'Too many failed logins for this username from this client or from all clients, or too many requests: retry after `Retry-After` seconds',
             ],
           ),
         },
@@ -58,19 +58,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, o
     },
     async (request) => {
       const { username, password } = request.body;
-      const key = LoginThrottle.key(request.ip, username);
-      const retryAfter = app.loginThrottle.retryAfterSeconds(key);
-      if (retryAfter > 0) {
-        throw new HttpError(429, MESSAGES.tooManyLoginFailures(retryAfter), {
-          'retry-after': String(retryAfter),
-        });
+      const attempt = await app.loginLimiter.attempt(request.ip, normalizeUsername(username), () =>
+        authenticate(app.db, username, password),
+      );
+      if (attempt.limited) {
+        const seconds = attempt.retryAfterSeconds;
+        throw tooManyLoginFailures(MESSAGES.tooManyLoginFailures(seconds), seconds);
       }
-      const admin = await authenticate(app.db, username, password);
-      if (!admin) {
-        app.loginThrottle.recordFailure(key);
-        throw unauthorized(MESSAGES.loginFailed);
-      }
-      app.loginThrottle.reset(key);
+      const admin = attempt.account;
+      if (!admin) throw unauthorized(MESSAGES.loginFailed);
       request.log.info({ admin: admin.username }, 'administrator logged in');
       return {
         success: true as const,

@@ -114,7 +114,7 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
         operationId: 'loginCustomer',
         summary: 'Log in and get a bearer token',
         description:
-          'An unknown e-mail address and a wrong password get the same 401 (the API key being valid).',
+          'An unknown e-mail address and a wrong password get the same 401 (the API key being valid). After repeated failures for the same e-mail address from the same client, or many from any clients, further attempts answer 429 with `Retry-After` until the window ends, without checking the password.',
         body: documented(LoginBodySchema, {
           examples: [{ email: 'jana.johannsen@example.com', password: 'correct horse battery' }],
         }),
@@ -130,13 +130,18 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
               'Invalid email or password',
               'Unknown e-mail address or wrong password (same answer for both), or a missing or invalid API key',
             ],
-            429,
+            [
+              429,
+              'Too many failed logins, retry in 840 seconds',
+              'Too many failed logins for this e-mail address from this client or from all clients, or too many requests: retry after `Retry-After` seconds',
+            ],
           ),
         },
       },
     },
     async (request) => {
-      const account = await login(app.db, request.body.email, request.body.password);
+      const { email, password } = request.body;
+      const account = await login(app.db, app.loginLimiter, request.ip, email, password);
       return authResponse(app, account, 'Login successful');
     },
   );
