@@ -51,8 +51,10 @@ export const apiDocs = fp<DocsOptions>(
       // plain http (a gateway on a LAN host, compose on a VM); TLS is the gateway's concern.
       transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
     });
-    app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () =>
-      app.swagger(),
+    app.get(
+      '/openapi.json',
+      { schema: { hide: true }, config: { rateLimit: false, auth: 'none' } },
+      async () => app.swagger(),
     );
     // Someone opening the bare address learns where the documentation is.
     const pointer = {
@@ -62,7 +64,11 @@ export const apiDocs = fp<DocsOptions>(
       openapi: '/openapi.json',
       health: '/health',
     };
-    app.get('/', { schema: { hide: true }, config: { rateLimit: false } }, async () => pointer);
+    app.get(
+      '/',
+      { schema: { hide: true }, config: { rateLimit: false, auth: 'none' } },
+      async () => pointer,
+    );
   },
   { name: 'api-docs' },
 );

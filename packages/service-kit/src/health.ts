@@ -24,7 +24,7 @@ export const healthRoutes = fp<HealthOptions>(
       description,
       security: [],
     });
-    const noLimit = { rateLimit: false } as const;
+    const noLimit = { rateLimit: false, auth: 'none' } as const;
     const health = {
       ...operation(
         'getHealth',

@@ -1,4 +1,4 @@
-export { ConfigError, commonEnv, loadConfig, parseOrigins } from './config.js';
+export { ConfigError, commonEnv, loadConfig, parseOrigins, seedDemoDefault } from './config.js';
 export { resolveJwtSecret } from './dev-secret.js';
 export { apiDocs, type DocsOptions } from './docs.js';
 export { errorEnvelope, type ErrorEnvelopeOptions } from './error-envelope.js';
@@ -30,7 +30,8 @@ export {
 } from './passwords.js';
 export { runServer } from './run-server.js';
 export { securityDefaults, type SecurityOptions } from './security.js';
-export { REDACTED_PATHS, serverOptions } from './server-options.js';
+export { serverOptions } from './server-options.js';
+export { loggerOptions, REDACTED_PATHS, requestLog } from './request-log.js';
 export {
   PLAIN_DECIMAL,
   PLAIN_DECIMAL_KEYWORD,
@@ -40,3 +41,16 @@ export {
 export { clientErrorHandler, type ClientErrorOptions } from './client-errors.js';
 export { germanValidation, type GermanRuleTexts } from './localize.js';
 export { rejectNul, type RejectNulOptions } from './reject-nul.js';
+export {
+  StartupError,
+  assertPortFree,
+  describePortOwner,
+  describeProcess,
+  exitOnStartupFailure,
+  portInUse,
+  waitUntilReachable,
+  withoutCredentials,
+} from './startup.js';
+export { acquireDataDirLock, type LockInfo, type LockResult } from './data-dir-lock.js';
+export { bearerTokens, type BearerTokenOptions } from './bearer-tokens.js';
+export { routeAuth, type AuthScheme, type RouteAuthOptions } from './route-auth.js';

@@ -1,0 +1,68 @@
+import jwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { unauthorized } from './http-error.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The verified claims of the request's bearer token, or a 401 naming what is wrong (no
+     * token; a token that is malformed, expired, tampered, of another issuer or audience, or
+     * issued in the future). Whose token it is (does the account exist?) is the service's check.
+     */
+    verifyBearerToken: (request: FastifyRequest) => Promise<{ sub: string }>;
+  }
+}
+
+export interface BearerTokenOptions {
+  secret: string;
+  /** Token lifetime: `<n>s|m|h|d`. */
+  ttl: string;
+  issuer: string;
+  audience: string;
+  messages: { missing: string; invalid: string };
+}
+
+/** Clock difference between servers that a token's `iat` may be ahead by. */
+const CLOCK_SKEW_S = 60;
+
+/** A token claiming to be issued later than now (plus skew) was not issued by us: refused. */
+const issuedInTheFuture = (iat: unknown) =>
+  iat !== undefined &&
+  !(typeof iat === 'number' && iat <= Math.floor(Date.now() / 1000) + CLOCK_SKEW_S);
+
+/**
+ * JWT bearer tokens as both services use them: HS256 only (`none` and every other algorithm are
+ * refused), a fixed issuer and audience that must be present and match, `sub` and `exp`
+ * required. Sign with `app.jwt.sign(claims)`; the service declares its claims on
+ * `@fastify/jwt`'s `FastifyJWT` interface.
+ */
+export const bearerTokens = fp<BearerTokenOptions>(
+  async (app: FastifyInstance, opts) => {
+    await app.register(jwt, {
+      secret: opts.secret,
+      sign: { algorithm: 'HS256', iss: opts.issuer, aud: opts.audience, expiresIn: opts.ttl },
+      verify: {
+        algorithms: ['HS256'],
+        allowedIss: opts.issuer,
+        allowedAud: opts.audience,
+        // allowedIss/allowedAud only check claims that are present: require them (and exp).
+        requiredClaims: ['iss', 'aud', 'sub', 'exp'],
+      },
+    });
+    app.decorate('verifyBearerToken', async (request: FastifyRequest) => {
+      if (!request.headers.authorization) throw unauthorized(opts.messages.missing);
+      let claims: { sub?: unknown; iat?: unknown };
+      try {
+        claims = await request.jwtVerify<{ sub?: unknown; iat?: unknown }>();
+      } catch {
+        throw unauthorized(opts.messages.invalid);
+      }
+      if (typeof claims.sub !== 'string' || issuedInTheFuture(claims.iat)) {
+        throw unauthorized(opts.messages.invalid);
+      }
+      return claims as { sub: string };
+    });
+  },
+  { name: 'bearer-tokens' },
+);
