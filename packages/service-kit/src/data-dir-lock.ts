@@ -1,7 +1,7 @@
-// One process at a time owns the embedded database of a data folder: the stand-in keeps its data
-// in memory and writes it to a file, so two owners would overwrite each other's changes. The
-// owner records its pid and the database address in a lock file; commands run while the server
-// is up connect to that address instead of starting a second copy.
+// One process at a time owns the embedded database of a data folder (two owners would overwrite
+// each other's data, or fight over one cluster). The owner records its pid and the database
+// address in a lock file; commands run while the server is up connect to that address instead of
+// starting a second copy, and a second server refuses to start, naming the owner.
 import {
   linkSync,
   mkdirSync,
@@ -12,8 +12,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-
-export const LOCK_FILE = 'mongo.lock';
 
 export interface LockInfo {
   pid: number;
@@ -26,8 +24,9 @@ export type LockResult =
   | { acquired: true; publish(info: Omit<LockInfo, 'pid'>): void; release(): void }
   | { acquired: false; owner: LockInfo };
 
-export function acquireDataDirLock(dataDir: string): LockResult {
-  const file = path.join(dataDir, LOCK_FILE);
+/** Takes `<dataDir>/<lockFile>` for this process, or names the live process that holds it. */
+export function acquireDataDirLock(dataDir: string, lockFile: string): LockResult {
+  const file = path.join(dataDir, lockFile);
   mkdirSync(dataDir, { recursive: true });
   // Written aside, then hard-linked into place: creating the lock and its content is one atomic
   // step, so a reader never sees an empty lock and mistakes it for a stale one.

@@ -2,24 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { LogController, type FastifyHttpOptions, type RawRequestDefaultExpression } from 'fastify';
 import { clientErrorHandler, type ClientErrorOptions } from './client-errors.js';
+import { loggerOptions } from './request-log.js';
 
 /** Incoming request ids are honoured only when harmless to echo into headers and logs. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  '*.password',
-  '*.token',
-  '*.apiKey',
-  '*.api_key',
-  '*.secret',
-];
-
 /**
- * Fastify options both services share: pino JSON logs with secrets redacted, request ids taken
+ * Fastify options both services share: pino logs with secrets redacted (request-log.ts), request ids taken
  * from `X-Request-Id` (or generated) and logged as `request_id`, a 100 kB body limit, and Ajv set
  * up so that unknown body fields are rejected rather than silently dropped.
  */
@@ -38,15 +27,16 @@ export function serverOptions(opts: {
 }): FastifyHttpOptions<Server> {
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   return {
-    logger: {
-      level: opts.logLevel,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    },
+    logger: loggerOptions(opts.logLevel),
     bodyLimit: opts.bodyLimit ?? 100 * 1024,
     // Behind the gateway, the client address (rate limits, login throttling) comes from
     // X-Forwarded-For; trusting a fixed hop count keeps clients from forging it.
     trustProxy: (_address: string, hop: number) => hop < (opts.trustProxyHops ?? 0),
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // Fastify's two lines per request are replaced by the one of the requestLog plugin.
+    logController: new LogController({
+      requestIdLogLabel: 'request_id',
+      disableRequestLogging: true,
+    }),
     genReqId: (req: RawRequestDefaultExpression) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming)

@@ -4,6 +4,7 @@ import {
   germanValidation,
   healthRoutes,
   rejectNul,
+  requestLog,
   securityDefaults,
   setPasswordThreadNiceness,
   serverOptions,
@@ -60,6 +61,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
     }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
+  await app.register(requestLog);
 
   await app.register(errorEnvelope, {
     body: directoryErrorBody,

@@ -1,15 +1,17 @@
 // Reads config, opens MongoDB (MONGODB_URI, else an embedded one in the data folder), builds the
-// app and listens until SIGTERM/SIGINT.
-import { ConfigError, runServer } from '@dogshop/service-kit';
+// app and listens until SIGTERM/SIGINT. Any start-up failure ends in one line (startup.ts).
+import { assertPortFree, exitOnStartupFailure, runServer } from '@dogshop/service-kit';
 import { buildApp } from './app.js';
 import { readConfig } from './config.js';
-import { EmbeddedDatabaseInUseError, openMongoTarget } from './db/mongo-target.js';
+import { openMongoTarget } from './db/mongo-target.js';
 import { prepareFirstStart } from './first-start.js';
 
 async function main(): Promise<void> {
   const config = readConfig();
+  await assertPortFree({ port: config.port, host: config.host, variable: 'PORT' });
   const mongo = await openMongoTarget({
     uri: config.mongodbUri,
+    waitMs: config.databaseWaitMs,
     dataDir: config.dataDir,
     log: (line) => console.error(line),
   });
@@ -24,13 +26,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(`configuration error: ${error.message}`);
-  } else if (error instanceof EmbeddedDatabaseInUseError) {
-    console.error(`cannot start: ${error.message}`);
-  } else {
-    console.error(error);
-  }
-  process.exit(1);
-});
+main().catch((error: unknown) => exitOnStartupFailure('handler-directory', error));

@@ -3,6 +3,7 @@ import {
   errorEnvelope,
   healthRoutes,
   rejectNul,
+  requestLog,
   securityDefaults,
   setPasswordThreadNiceness,
   serverOptions,
@@ -61,6 +62,7 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
     }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
+  await app.register(requestLog);
 
   await app.register(errorEnvelope, { body: shopErrorBody, isUnavailable: isDatabaseUnavailable });
   await app.register(securityDefaults, {

@@ -84,6 +84,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
   const config = readConfig(env);
   const mongo = await openMongoTarget({
     uri: config.mongodbUri,
+    waitMs: config.databaseWaitMs,
     dataDir: config.dataDir,
     joinRunning: true,
     log: io.err,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry point of the operator commands (see commands.ts).
-import { ConfigError } from '@dogshop/service-kit';
+import { exitOnStartupFailure } from '@dogshop/service-kit';
 import { runCli } from './commands.js';
 import { readNewPassword } from './read-password.js';
 
@@ -12,8 +12,5 @@ const io = {
 
 runCli(process.argv.slice(2), process.env, io).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
-    process.exit(1);
-  },
+  (error: unknown) => exitOnStartupFailure('handler-directory', error),
 );

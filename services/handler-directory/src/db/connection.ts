@@ -31,6 +31,20 @@ export function databaseNameOf(uri: string): string {
   return name || DEFAULT_DATABASE;
 }
 
+/** Resolves when the server at `uri` answers a ping within `timeoutMs`; rejects otherwise. */
+export async function pingMongo(uri: string, timeoutMs: number): Promise<void> {
+  const connection = mongoose.createConnection(uri, {
+    serverSelectionTimeoutMS: timeoutMs,
+    maxPoolSize: 1,
+  });
+  try {
+    await connection.asPromise();
+    await connection.db!.command({ ping: 1 });
+  } finally {
+    await connection.close().catch(() => {});
+  }
+}
+
 /** Connects, registers the models and builds their indexes (unique usernames among them). */
 export async function openDirectoryDb(
   uri: string,

@@ -9,8 +9,16 @@
 // <dataDir>/mongod, the stand-in in <dataDir>/mongo-standin.json. The two are separate stores.
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { startMongoWireServer } from '@dogshop/mongo-wire-server';
-import { acquireDataDirLock } from './data-dir-lock.js';
+import {
+  acquireDataDirLock,
+  describeProcess,
+  StartupError,
+  waitUntilReachable,
+  withoutCredentials,
+} from '@dogshop/service-kit';
+import { pingMongo } from './connection.js';
+
+export { withoutCredentials };
 
 export type MongoKind = 'configured' | 'mongodb-memory-server' | 'stand-in';
 
@@ -26,6 +34,8 @@ export interface MongoTarget {
 export interface MongoTargetOptions {
   /** MONGODB_URI. */
   uri?: string | undefined;
+  /** How long to wait for MONGODB_URI to answer before failing (DATABASE_WAIT_SECONDS). */
+  waitMs?: number;
   /** Keep the data in this folder (the embedded default); omit for a throw-away database. */
   dataDir?: string;
   /**
@@ -36,27 +46,37 @@ export interface MongoTargetOptions {
   log: (line: string) => void;
 }
 
-/** Another process owns the data folder's embedded database (its message says which). */
-export class EmbeddedDatabaseInUseError extends Error {
-  override name = 'EmbeddedDatabaseInUseError';
-}
-
 /** How long a located mongod may take to start before the stand-in is used instead. */
 const MONGOD_START_TIMEOUT_MS = 10_000;
 export const STAND_IN_FILE = 'mongo-standin.json';
+/** The data folder's lock: which process owns its embedded database, and where it listens. */
+export const LOCK_FILE = 'mongo.lock';
 
 export async function openMongoTarget(opts: MongoTargetOptions): Promise<MongoTarget> {
   if (opts.uri) {
+    const uri = opts.uri;
+    if (opts.waitMs !== undefined) {
+      await waitUntilReachable({
+        attempt: () => pingMongo(uri, 2_000),
+        timeoutMs: opts.waitMs,
+        onWaiting: () => opts.log(`waiting for MongoDB at ${withoutCredentials(uri)}`),
+        // Authentication failed (18) or not authorised (13): the server answers, the URI is wrong.
+        isPermanent: (error) => [13, 18].includes((error as { code?: number }).code ?? 0),
+        describeFailure: (error) =>
+          `cannot use MongoDB at MONGODB_URI (${withoutCredentials(uri)}): ${firstLineOf(error)} ` +
+          `(waited up to ${Math.round(opts.waitMs! / 1000)} s); check MONGODB_URI and that the server runs`,
+      });
+    }
     return {
-      uri: opts.uri,
+      uri,
       kind: 'configured',
-      description: `MongoDB at MONGODB_URI (${withoutCredentials(opts.uri)})`,
+      description: `MongoDB at MONGODB_URI (${withoutCredentials(uri)})`,
       close: async () => {},
     };
   }
   if (!opts.dataDir) return startEmbedded(undefined, opts.log);
 
-  const lock = acquireDataDirLock(opts.dataDir);
+  const lock = acquireDataDirLock(opts.dataDir, LOCK_FILE);
   if (!lock.acquired) {
     const { pid, uri, kind } = lock.owner;
     if (opts.joinRunning && uri) {
@@ -67,8 +87,8 @@ export async function openMongoTarget(opts: MongoTargetOptions): Promise<MongoTa
         close: async () => {},
       };
     }
-    throw new EmbeddedDatabaseInUseError(
-      `the embedded database in ${opts.dataDir} is in use by process ${pid}` +
+    throw new StartupError(
+      `the embedded database in ${opts.dataDir} is in use by ${describeProcess(pid)}` +
         (uri ? ` (${uri})` : ' (still starting)') +
         '; stop that process first, or set MONGODB_URI',
     );
@@ -99,6 +119,9 @@ async function startEmbedded(
   const mongod = await startMemoryServer(dataDir, log);
   if (mongod) return mongod;
   const persistPath = dataDir ? path.join(dataDir, STAND_IN_FILE) : undefined;
+  // A development dependency, absent from the production bundle: loaded only when it is started
+  // (production requires MONGODB_URI and never gets here).
+  const { startMongoWireServer } = await import('@dogshop/mongo-wire-server');
   const server = await startMongoWireServer({ ...(persistPath ? { persistPath } : {}), log });
   return {
     uri: server.uri,
@@ -176,6 +199,9 @@ export async function locateMongod(): Promise<{ binary?: string; reason: string 
   }
 }
 
+const firstLineOf = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0];
+
 function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
@@ -192,6 +218,3 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
-
-/** mongodb://user:secret@host → mongodb://***@host, for logs. */
-export const withoutCredentials = (uri: string) => uri.replace(/\/\/[^@/]*@/, '//***@');

@@ -3,8 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { databaseNameOf, openDirectoryDb } from '../../src/db/connection.js';
-import { LOCK_FILE } from '../../src/db/data-dir-lock.js';
-import { openMongoTarget, STAND_IN_FILE, withoutCredentials } from '../../src/db/mongo-target.js';
+import {
+  LOCK_FILE,
+  openMongoTarget,
+  STAND_IN_FILE,
+  withoutCredentials,
+} from '../../src/db/mongo-target.js';
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -2,7 +2,7 @@
 // Operator commands. Each runs against DATABASE_URL, or the embedded database of the data folder.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError } from '@dogshop/service-kit';
+import { exitOnStartupFailure } from '@dogshop/service-kit';
 import { readConfig } from '../config.js';
 import { createDb, type Db } from '../db/client.js';
 import { createMigration } from '../db/migrations.js';
@@ -114,7 +114,12 @@ async function main(argv: string[]): Promise<number> {
   const command = name ? commands[name] : undefined;
   if (!command) return usageError(name ? `unknown command: ${name}` : 'no command given');
   const config = readConfig();
-  const database = await openDatabase(config, { migrate: true, log: (l) => console.error(l) });
+  // While the server runs, its embedded database is used (it has applied the migrations).
+  const database = await openDatabase(config, {
+    migrate: true,
+    joinRunning: true,
+    log: (line) => console.error(line),
+  });
   let db: Db | undefined;
   try {
     return await command(args, async () => (db ??= createDb(database.url, 2)), database);
@@ -126,8 +131,5 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
-    process.exit(1);
-  },
+  (error: unknown) => exitOnStartupFailure('shop', error),
 );

