@@ -54,3 +54,4 @@ export {
 export { acquireDataDirLock, type LockInfo, type LockResult } from './data-dir-lock.js';
 export { bearerTokens, type BearerTokenOptions } from './bearer-tokens.js';
 export { routeAuth, type AuthScheme, type RouteAuthOptions } from './route-auth.js';
+export { normalizeInput, type InputNormalization } from './normalize-input.js';
