@@ -91,3 +91,55 @@ export const HealthSchema = Type.Object(
   { status: Type.String(), uptime_s: Type.Optional(Type.Number()) },
   { title: 'Health' },
 );
+
+/**
+ * An error status, or a status with the message an operation typically answers with it (and
+ * optionally a description of when), for the documentation.
+ */
+export type ErrorResponseSpec = number | [status: number, example: string, description?: string];
+
+/** What an error status means in a service, with a typical message. */
+export interface ErrorStatusDoc {
+  description: string;
+  example: string;
+}
+
+export interface ErrorResponseSetOptions<T extends TSchema> {
+  /** The service's error envelope. */
+  schema: T;
+  /** The statuses the service documents by default, with their meaning and typical message. */
+  statuses: Record<number, ErrorStatusDoc>;
+  /** An example body of the envelope for a status and message. */
+  example: (status: number, message: string) => Static<T>;
+  /** Message of a status missing from `statuses` when the operation names none. */
+  fallbackMessage?: string;
+}
+
+const RETRY_AFTER_HEADER = {
+  'retry-after': { type: 'integer', description: 'Seconds until a new request is accepted' },
+};
+
+/**
+ * A service's builder of an operation's error responses (documentation: the schema is the
+ * service's error envelope, annotated with a description and one example per status; a 429
+ * documents `Retry-After`). Each service calls this once with its envelope and texts, e.g.
+ * `export const shopErrors = errorResponseSet({ schema: ShopErrorSchema, statuses, example })`,
+ * and operations spread `...shopErrors(400, [404, 'Product 999 not found'], 429)` into `response`.
+ */
+export function errorResponseSet<T extends TSchema>(options: ErrorResponseSetOptions<T>) {
+  const fallback = options.fallbackMessage ?? 'Error';
+  return (...specs: ErrorResponseSpec[]): Record<number, T> =>
+    Object.fromEntries(
+      specs.map((spec) => {
+        const [code, example, description] = typeof spec === 'number' ? [spec] : spec;
+        const known = options.statuses[code];
+        const response = {
+          ...options.schema,
+          description: description ?? known?.description ?? 'Error',
+          examples: [options.example(code, example ?? known?.example ?? fallback)],
+          ...(code === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
+        };
+        return [code, response];
+      }),
+    ) as Record<number, T>;
+}
