@@ -30,7 +30,7 @@ import {
   startShop,
   type RunningService,
 } from './infra/services.js';
-import { openDirectoryDb } from '@dogshop/handler-directory/dist/db/connection.js';
+import { openDirectoryDb } from '@dogshop/handler-directory/db/connection';
 import { parseOptions } from './options.js';
 import { writeReport } from './report.js';
 import type { Report, ScalingRow } from './results.js';

@@ -10,8 +10,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMongoWireServer } from '@dogshop/mongo-wire-server';
-import { buildApp as buildDirectoryApp } from '@dogshop/handler-directory/dist/app.js';
-import { buildApp as buildShopApp } from '@dogshop/shop/dist/app.js';
+import { buildApp as buildDirectoryApp } from '@dogshop/handler-directory/app';
+import { buildApp as buildShopApp } from '@dogshop/shop/app';
 
 /** An OpenAPI object, loosely typed: the generator only moves and renames parts of it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -10,7 +10,7 @@ import { startMongoWireServer, type MongoWireServer } from '@dogshop/mongo-wire-
 import {
   startEmbeddedPostgres,
   type EmbeddedDatabase,
-} from '@dogshop/shop/dist/db/embedded-postgres.js';
+} from '@dogshop/shop/db/embedded-postgres';
 import { dockerfileCommands, readCompose, withThisNode } from '../test/support/deployment-files.js';
 import { serviceDir } from '../test/support/paths.js';
 import {

@@ -2,8 +2,8 @@
 // injected on schedule (PostgreSQL stopped and started, the MongoDB stand-in stopped and started
 // on the same port) and a SIGTERM to each service at the end, while traffic still runs. Then
 // the invariants a shop's database must keep are checked against the databases themselves.
-import { openDirectoryDb } from '@dogshop/handler-directory/dist/db/connection.js';
-import { createDb, type Db } from '@dogshop/shop/dist/db/client.js';
+import { openDirectoryDb } from '@dogshop/handler-directory/db/connection';
+import { createDb, type Db } from '@dogshop/shop/db/client';
 import net from 'node:net';
 import {
   DIRECTORY_ADMIN,

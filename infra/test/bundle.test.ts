@@ -3,7 +3,7 @@
 // Dockerfile's own CMD starts it from there against a real database. What passes here is what the
 // image runs; only the base image differs.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -97,6 +97,17 @@ describe.each(['shop', 'handler-directory'] as const)('the %s bundle', (service)
       expect(existsSync(path.join(real, 'dist'))).toBe(true);
     }
   });
+});
+
+it('the handler-directory bundle leaves out the MongoDB stand-in (development and tests only)', () => {
+  const dir = bundleDir('handler-directory');
+  expect(readdirSync(path.join(dir, 'node_modules', '@dogshop'))).not.toContain('mongo-wire-server');
+  const installed = readdirSync(path.join(dir, 'node_modules', '.pnpm'));
+  expect(installed.filter((name) => name.startsWith('mingo@'))).toEqual([]); // its query engine
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  expect(Object.keys(manifest.dependencies ?? {})).not.toContain('@dogshop/mongo-wire-server');
 });
 
 describe('the shop bundle, started as its image starts it', () => {

@@ -1,6 +1,6 @@
 // The handler directory's benchmark data set, generated from a fixed seed and written through the
 // service's own Mongoose model (schema validation and the name-sort hook run for every handler).
-import { openDirectoryDb } from '@dogshop/handler-directory/dist/db/connection.js';
+import { openDirectoryDb } from '@dogshop/handler-directory/db/connection';
 import { Random } from './random.js';
 
 export const HANDLER_SEED = 20_261_122;

@@ -2,13 +2,13 @@
 // (through the shop's own catalogue import), customers and 10 reviews per product. Reviews have no
 // import path, so customers and reviews are written in bulk with Prisma `createMany`.
 import { hashPassword } from '@dogshop/service-kit';
-import { createDb } from '@dogshop/shop/dist/db/client.js';
+import { createDb } from '@dogshop/shop/db/client';
 import {
   importCatalogue,
   parseCatalogue,
   type Catalogue,
-} from '@dogshop/shop/dist/services/catalogue-import.js';
-import type { Prisma } from '@dogshop/shop/dist/generated/prisma/client.js';
+} from '@dogshop/shop/catalogue-import';
+import type { Prisma } from '@dogshop/shop/prisma-client';
 import { Random } from './random.js';
 
 export const SHOP_SEED = 20_261_121;

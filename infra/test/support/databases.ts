@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startMongoWireServer } from '@dogshop/mongo-wire-server';
-import { startEmbeddedPostgres } from '@dogshop/shop/dist/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '@dogshop/shop/db/embedded-postgres';
 import { freePort } from '@dogshop/child-processes';
 
 export interface TestDatabase {

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import password from '@inquirer/password';
 
 /**
  * ADMIN_PASSWORD when set; otherwise asked for twice on a terminal without echo, or read as the
@@ -8,25 +9,11 @@ export async function readNewPassword(env: NodeJS.ProcessEnv): Promise<string> {
   const fromEnv = env.ADMIN_PASSWORD;
   if (fromEnv) return fromEnv;
   if (!process.stdin.isTTY) return readLine();
-  const first = await ask('Password: ');
-  const second = await ask('Repeat password: ');
+  // No mask and no reveal key: nothing of the password reaches the screen.
+  const first = await password({ message: 'Password:', toggleMask: false });
+  const second = await password({ message: 'Repeat password:', toggleMask: false });
   if (first !== second) throw new Error('the passwords differ');
   return first;
-}
-
-function ask(prompt: string): Promise<string> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-    // Echo nothing of what is typed (the prompt itself is written before muting).
-    const output = rl as unknown as { _writeToOutput: (text: string) => void };
-    process.stdout.write(prompt);
-    output._writeToOutput = () => {};
-    rl.question('', (answer) => {
-      rl.close();
-      process.stdout.write('\n');
-      resolve(answer);
-    });
-  });
 }
 
 function readLine(): Promise<string> {
