@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the development stand-in on its own: `mongo-wire-server --port 27017 --persist ./.data/db.json`
+// Runs the development stand-in on its own (no package bin: nothing installs it as a command):
+//   node dist/cli.js --port 27017 --persist ./.data/db.json
 import { parseArgs } from 'node:util';
 import { startMongoWireServer } from './server.js';
 
@@ -14,7 +15,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'Usage: mongo-wire-server [--port 27017] [--host 127.0.0.1] [--persist FILE]\n' +
+    'Usage: node dist/cli.js [--port 27017] [--host 127.0.0.1] [--persist FILE]\n' +
       'MongoDB wire-protocol stand-in for development and tests only.',
   );
   process.exit(0);
