@@ -7,10 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startMongoWireServer, type MongoWireServer } from '@dogshop/mongo-wire-server';
-import {
-  startEmbeddedPostgres,
-  type EmbeddedDatabase,
-} from '@dogshop/shop/db/embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '@dogshop/shop/db/embedded-postgres';
 import { dockerfileCommands, readCompose, withThisNode } from '../test/support/deployment-files.js';
 import { serviceDir } from '../test/support/paths.js';
 import {

@@ -101,7 +101,9 @@ describe.each(['shop', 'handler-directory'] as const)('the %s bundle', (service)
 
 it('the handler-directory bundle leaves out the MongoDB stand-in (development and tests only)', () => {
   const dir = bundleDir('handler-directory');
-  expect(readdirSync(path.join(dir, 'node_modules', '@dogshop'))).not.toContain('mongo-wire-server');
+  expect(readdirSync(path.join(dir, 'node_modules', '@dogshop'))).not.toContain(
+    'mongo-wire-server',
+  );
   const installed = readdirSync(path.join(dir, 'node_modules', '.pnpm'));
   expect(installed.filter((name) => name.startsWith('mingo@'))).toEqual([]); // its query engine
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {

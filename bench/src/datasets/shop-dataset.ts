@@ -3,11 +3,7 @@
 // import path, so customers and reviews are written in bulk with Prisma `createMany`.
 import { hashPassword } from '@dogshop/service-kit';
 import { createDb } from '@dogshop/shop/db/client';
-import {
-  importCatalogue,
-  parseCatalogue,
-  type Catalogue,
-} from '@dogshop/shop/catalogue-import';
+import { importCatalogue, parseCatalogue, type Catalogue } from '@dogshop/shop/catalogue-import';
 import type { Prisma } from '@dogshop/shop/prisma-client';
 import { Random } from './random.js';
 
