@@ -9,9 +9,9 @@ export async function readNewPassword(env: NodeJS.ProcessEnv): Promise<string> {
   const fromEnv = env.ADMIN_PASSWORD;
   if (fromEnv) return fromEnv;
   if (!process.stdin.isTTY) return readLine();
-  // No mask and no reveal key: nothing of the password reaches the screen.
-  const first = await password({ message: 'Password:', toggleMask: false });
-  const second = await password({ message: 'Repeat password:', toggleMask: false });
+  // No mask option: nothing of the password reaches the screen, not even its length.
+  const first = await password({ message: 'Password:' });
+  const second = await password({ message: 'Repeat password:' });
   if (first !== second) throw new Error('the passwords differ');
   return first;
 }
