@@ -144,18 +144,22 @@ export const PublicHandlerListResponseSchema = Type.Object(
 );
 export const DeleteHandlerResponseSchema = SuccessMessageSchema;
 
-export const ExportFormatSchema = Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-  default: 'json',
-  description: '`json` (default) or `csv`',
-  examples: ['csv'],
-});
+export const ExportFormatSchema = Type.Union(
+  [Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')],
+  {
+    default: 'json',
+    description: '`json` (default), `csv` or `xlsx` (Excel workbook)',
+    examples: ['csv'],
+  },
+);
 export const ExportQuerySchema = Type.Object(
   {
     format: Type.Optional(ExportFormatSchema),
     delimiter: Type.Optional(
       Type.Union([Type.Literal('comma'), Type.Literal('semicolon')], {
         default: 'comma',
-        description: 'CSV field delimiter; `semicolon` for spreadsheet locales that expect it',
+        description:
+          'CSV field delimiter; `semicolon` for spreadsheet locales that expect it. Ignored by `json` and `xlsx`',
         examples: ['semicolon'],
       }),
     ),
@@ -164,7 +168,7 @@ export const ExportQuerySchema = Type.Object(
 );
 export type ExportQuery = Static<typeof ExportQuerySchema>;
 
-/** The CSV columns, in order. */
+/** The CSV columns, in order; also the header row of the XLSX export. */
 export const EXPORT_CSV_COLUMNS = [
   'id',
   'name',

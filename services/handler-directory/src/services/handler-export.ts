@@ -1,5 +1,6 @@
-// Both export formats stream from one lean database cursor, a batch at a time, so memory stays
+// Every export format streams from one lean database cursor, a batch at a time, so memory stays
 // flat however many handlers there are; the response starts before the last handler is read.
+// XLSX: xlsx-export.ts.
 import { pipeline, Readable, Transform } from 'node:stream';
 import { EXPORT_CSV_COLUMNS } from '@dogshop/contracts/handler-directory';
 import { format } from 'fast-csv';
@@ -22,7 +23,7 @@ export const EXPORT_BATCH_SIZE = 1_000;
  * decodeRecords): iterating per document would cost a promise per handler, and Mongoose's
  * cursor adds its own work on top.
  */
-async function* handlerBatches(db: DirectoryDb): AsyncGenerator<HandlerRecord[]> {
+export async function* handlerBatches(db: DirectoryDb): AsyncGenerator<HandlerRecord[]> {
   const cursor = db.handlerRecords.find(
     {},
     { sort: BY_NAME, projection: HANDLER_VIEW_FIELDS, batchSize: EXPORT_BATCH_SIZE, raw: true },

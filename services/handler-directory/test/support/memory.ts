@@ -16,18 +16,27 @@ const SAMPLE_EVERY_BYTES = 512 * 1024;
 /**
  * Streams a response through the app and measures the live heap (after a full collection) every
  * 512 kB of output, relative to before the request. Garbage is collected before each sample, so
- * the figure is what the export keeps alive, not what it has yet to free.
+ * the figure is what the export keeps alive, not what it has yet to free. `sampleEveryBytes`
+ * samples more often, for compressed output; Buffer memory outside the heap is measured too.
  */
-export async function heapGrowthWhileStreaming(app: FastifyInstance, url: string, token: string) {
+export async function heapGrowthWhileStreaming(
+  app: FastifyInstance,
+  url: string,
+  token: string,
+  { sampleEveryBytes = SAMPLE_EVERY_BYTES }: { sampleEveryBytes?: number } = {},
+) {
   const gc = collector();
   const started = Date.now();
   gc();
   gc();
   const base = process.memoryUsage().heapUsed;
+  const baseBuffers = process.memoryUsage().arrayBuffers;
   let peak = 0;
+  let peakBuffers = 0;
+  let samples = 0;
   let bytes = 0;
   let newlines = 0;
-  let nextSample = SAMPLE_EVERY_BYTES;
+  let nextSample = sampleEveryBytes;
   let tail = '';
   const res = await app.inject({
     method: 'GET',
@@ -40,9 +49,12 @@ export async function heapGrowthWhileStreaming(app: FastifyInstance, url: string
     for (const byte of chunk) if (byte === 0x0a) newlines += 1;
     tail = (tail + chunk.toString('latin1')).slice(-64);
     if (bytes >= nextSample) {
-      nextSample += SAMPLE_EVERY_BYTES;
+      nextSample += sampleEveryBytes;
       gc();
-      peak = Math.max(peak, process.memoryUsage().heapUsed - base);
+      const { heapUsed, arrayBuffers } = process.memoryUsage();
+      peak = Math.max(peak, heapUsed - base);
+      peakBuffers = Math.max(peakBuffers, arrayBuffers - baseBuffers);
+      samples += 1;
     }
   }
   gc();
@@ -52,6 +64,8 @@ export async function heapGrowthWhileStreaming(app: FastifyInstance, url: string
     lines: newlines + 1,
     tail,
     peakHeapGrowthBytes: peak,
+    peakBufferGrowthBytes: peakBuffers,
+    samples,
     heapGrowthAfterBytes: process.memoryUsage().heapUsed - base,
     ms: Date.now() - started,
   };

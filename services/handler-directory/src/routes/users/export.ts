@@ -8,6 +8,7 @@ import {
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { exportCsv, exportJson } from '../../services/handler-export.js';
+import { exportXlsx, XLSX_CONTENT_TYPE } from '../../services/xlsx-export.js';
 import { MESSAGES } from '../../messages.js';
 import { bearerSecurity, errorResponses } from '../responses.js';
 
@@ -29,22 +30,32 @@ export const userExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Export'],
         operationId: 'exportHandlers',
-        summary: 'All handlers as JSON or as a CSV download',
+        summary: 'All handlers as JSON, or as a CSV or XLSX download',
         description:
           `\`format=json\` (default): \`{success, exportedAt, count, data}\`. \`format=csv\`: UTF-8 with byte-order mark, columns \`${EXPORT_CSV_COLUMNS.join(',')}\`, RFC 4180 quoting, ` +
-          "`delimiter=semicolon` optional; text cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` against formula injection. Both stream: memory stays flat for any directory size.",
+          "`delimiter=semicolon` optional; text cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` against formula injection. " +
+          '`format=xlsx`: an Excel workbook with the same columns and header row, typed cells (text as text, never a formula, so no prefix; coordinates as numbers; `available` as a boolean; timestamps as UTC date-times; missing values empty); `delimiter` is ignored. ' +
+          'All formats stream: memory stays flat for any directory size.',
         security: bearerSecurity,
         querystring: ExportQuerySchema,
         response: {
           200: {
             description:
-              'The export: JSON, or with `format=csv` a CSV download (`Content-Disposition: attachment; filename="handlers-YYYY-MM-DD.csv"`)',
+              'The export: JSON, or with `format=csv` / `format=xlsx` a download (`Content-Disposition: attachment; filename="handlers-YYYY-MM-DD.csv"` or `.xlsx`)',
             content: {
               'application/json': {
                 schema: ExportJsonResponseSchema,
                 example: JSON_EXAMPLE,
               },
               'text/csv': { schema: { type: 'string' }, example: CSV_EXAMPLE },
+              [XLSX_CONTENT_TYPE]: {
+                schema: {
+                  type: 'string',
+                  format: 'binary',
+                  description:
+                    'Office Open XML workbook, sheet "Hundeführer" (beyond Excel\'s 1,048,575 rows a sheet, continued on "Hundeführer 2", …)',
+                },
+              },
             },
           },
           ...errorResponses(
@@ -63,12 +74,18 @@ export const userExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Streams bypass response serialization; the type provider only knows the JSON schema.
       const send = (stream: Readable) => reply.send(stream as never);
       reply.header('cache-control', 'no-store');
+      const day = exportedAt.toISOString().slice(0, 10);
       if (request.query.format === 'csv') {
-        const day = exportedAt.toISOString().slice(0, 10);
         reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="handlers-${day}.csv"`);
         return send(exportCsv(app.db, request.query.delimiter ?? 'comma'));
+      }
+      if (request.query.format === 'xlsx') {
+        reply
+          .type(XLSX_CONTENT_TYPE)
+          .header('content-disposition', `attachment; filename="handlers-${day}.xlsx"`);
+        return send(exportXlsx(app.db));
       }
       reply.type('application/json; charset=utf-8');
       return send(exportJson(app.db, exportedAt));
