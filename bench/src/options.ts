@@ -41,7 +41,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   // databases, data sets, services, capture, pgbench, load, report.
   if (smoke && only === null) only = new Set(['B1', 'B2', 'B6', 'B7']);
   const products = number('BENCH_PRODUCTS', smoke ? 300 : 10_000);
-  const defaultScales = smoke ? '' : '1000,100000';
+  const defaultScales = smoke ? '' : '1000,100000,1000000';
   return {
     durationSeconds: parseDuration(env.BENCH_DURATION || (smoke ? '300ms' : '10s')),
     rounds: Math.max(2, Math.round(number('BENCH_ROUNDS', smoke ? 2 : 3))),

@@ -1,6 +1,7 @@
 // `pnpm bench`: starts the databases, loads the data sets, starts the services as real servers on
 // loopback, runs each comparison in interleaved rounds and writes bench/results/<date>.md + .json.
-// BENCH_DURATION (default 10s), BENCH_ROUNDS (3), BENCH_SCALES (1000,100000), --only B2,B3,SCALING.
+// BENCH_DURATION (default 10s), BENCH_ROUNDS (3), BENCH_SCALES (1000,100000,1000000),
+// --only B2,B3,P,SCALING.
 import os from 'node:os';
 import {
   hotProductRun,
@@ -13,10 +14,18 @@ import {
   searchBench,
 } from './benchmarks/shop-benchmarks.js';
 import { DB_CONNECTIONS, measureRoute, type RouteBench } from './benchmarks/shop-routes.js';
+import { shopHeaders } from './benchmarks/shop-sql.js';
 import { exportBench, publicListBench } from './benchmarks/handler-benchmarks.js';
+import { peerRuns } from './benchmarks/peer-benchmarks.js';
 import { B1_CONNECTIONS, B1_PIPELINING, pluginStackBench } from './benchmarks/plugin-stack.js';
 import { wants, type Context, type Options } from './context.js';
 import { cloneDataset, ensureShopDataset } from './datasets/cache.js';
+import {
+  BULK_FROM,
+  BULK_LOADED_BY,
+  checkShopTotals,
+  ensureBulkShopDataset,
+} from './datasets/bulk-shop-dataset.js';
 import { generateHandlers, HANDLER_SEED, loadHandlerDataset } from './datasets/handler-dataset.js';
 import { REVIEWS_PER_PRODUCT } from './datasets/shop-dataset.js';
 import { pgbenchVersion } from './infra/pgbench.js';
@@ -32,6 +41,7 @@ import {
 } from './infra/services.js';
 import { openDirectoryDb } from '@dogshop/handler-directory/db/connection';
 import { parseOptions } from './options.js';
+import { wantsPeer } from './peer/queries.js';
 import { writeReport } from './report.js';
 import type { Report, ScalingRow } from './results.js';
 import { dependencyVersions } from './versions.js';
@@ -57,6 +67,7 @@ function newReport(options: Options, argv: string[]): Report {
         'B1 pipelining': B1_PIPELINING,
         'B2–B4 (headline, extra)': DB_CONNECTIONS[0]!,
         'B2–B4 extra': DB_CONNECTIONS[1]!,
+        'P (shop and peer)': DB_CONNECTIONS[0]!,
         'pgbench clients': SHOP_POOL_MAX,
         B6: MONGO_POOL_MAX,
       },
@@ -88,7 +99,7 @@ function newReport(options: Options, argv: string[]): Report {
 async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
   const { options } = ctx;
   const shopIds = ['B1', 'B2', 'B3', 'B4', 'B5'];
-  const main = shopIds.some((id) => wants(options, id));
+  const main = shopIds.some((id) => wants(options, id)) || wantsPeer(options);
   const scaling =
     options.scales.length > 0 && (options.only === null || options.only.has('SCALING'));
   if (!main && !scaling) return;
@@ -97,13 +108,18 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
   );
   const datasets = new Map<number, string>();
   for (const products of sizes) {
-    const { database, summary } = await ensureShopDataset(ctx, products);
+    // From BULK_FROM products (the million) the products and reviews are loaded in bulk SQL.
+    const bulk = products >= BULK_FROM;
+    const { database, summary } = bulk
+      ? await ensureBulkShopDataset(ctx, products)
+      : await ensureShopDataset(ctx, products);
     datasets.set(products, database);
     ctx.report.datasets[`shop ${products} products`] = {
       ...summary,
       reviewsPerProduct: REVIEWS_PER_PRODUCT,
-      loadedBy:
-        "catalogue through the shop's parseCatalogue + importCatalogue (the catalogue:import path); customers and reviews with Prisma createMany (reviews have no import path); one argon2id hash shared by all customers",
+      loadedBy: bulk
+        ? BULK_LOADED_BY
+        : "catalogue through the shop's parseCatalogue + importCatalogue (the catalogue:import path); customers and reviews with Prisma createMany (reviews have no import path); one argon2id hash shared by all customers",
     };
   }
 
@@ -131,6 +147,11 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
     log(`shop on ${products} products (${database})`);
     const shop = await startShop(databaseUrl);
     try {
+      if (products >= BULK_FROM) {
+        await guard(errors, `totals (${products} products, bulk-loaded)`, () =>
+          checkShopTotals(ctx, shop.url, shopHeaders(), database),
+        );
+      }
       const facts = await catalogueFacts(ctx, database);
       if (isMain && wants(options, 'B1')) {
         log('B1 plugin stack');
@@ -146,7 +167,12 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
           log(`${bench.id} ${bench.label} (${products} products)`);
           const measured = await measureRoute(ctx, shop, databaseUrl, database, bench, {
             connections: inMain ? DB_CONNECTIONS : [DB_CONNECTIONS[0]!],
-            seconds: inMain ? options.durationSeconds : Math.max(1, options.durationSeconds / 2),
+            // At a million products a request can take seconds: the whole duration, so that
+            // enough of them complete within a run.
+            seconds:
+              inMain || products >= BULK_FROM
+                ? options.durationSeconds
+                : Math.max(1, options.durationSeconds / 2),
             rounds: options.rounds,
           });
           if (inMain) {
@@ -176,6 +202,14 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
             ctx.report.hotProduct = await hotProductRun(ctx, shop, database, facts);
           });
         }
+      }
+      // P-list, P-price, P-search: the shop ÷ Platformatic DB on the same database.
+      if (isMain && wantsPeer(options)) {
+        await guard(errors, 'P (peer)', () =>
+          peerRuns(ctx, shop, { url: databaseUrl, name: database }, (name, fn) =>
+            guard(errors, name, fn),
+          ),
+        );
       }
       if (isMain && wants(options, 'B5')) {
         log('B5 login');
