@@ -14,7 +14,7 @@ export const ShopErrorSchema = Type.Object(
     error: Type.String(),
     status_code: Type.Integer(),
   },
-  { title: 'ShopError', additionalProperties: false },
+  { $id: 'ShopError', title: 'ShopError', additionalProperties: false },
 );
 export type ShopError = Static<typeof ShopErrorSchema>;
 
@@ -35,7 +35,7 @@ export const PaginationSchema = Type.Object(
     total: Type.Integer({ minimum: 0 }),
     pages: Type.Integer({ minimum: 0 }),
   },
-  { title: 'Pagination', additionalProperties: false },
+  { $id: 'Pagination', title: 'Pagination', additionalProperties: false },
 );
 export type Pagination = Static<typeof PaginationSchema>;
 
@@ -51,23 +51,33 @@ export type SuccessMessage = Static<typeof SuccessMessageSchema>;
 
 /**
  * `{success: true, data}` envelope around any schema; with `message`, `{success, data, message}`.
+ * `options` names it (`{ $id: 'ProductDetailResponse' }`) for the OpenAPI components.
  * Overloads keep `message` in the static type (a ternary's union would reduce to the narrower shape).
  */
 export function DataEnvelope<T extends TSchema>(
   data: T,
   message?: false,
+  options?: { $id?: string },
 ): TObject<{ success: TLiteral<true>; data: T }>;
 export function DataEnvelope<T extends TSchema>(
   data: T,
   message: true,
+  options?: { $id?: string },
 ): TObject<{ success: TLiteral<true>; data: T; message: TString }>;
-export function DataEnvelope<T extends TSchema>(data: T, message = false) {
+export function DataEnvelope<T extends TSchema>(
+  data: T,
+  message = false,
+  options: { $id?: string } = {},
+) {
   return message
     ? Type.Object(
         { success: Type.Literal(true), data, message: Type.String() },
-        { additionalProperties: false },
+        { ...options, additionalProperties: false },
       )
-    : Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
+    : Type.Object(
+        { success: Type.Literal(true), data },
+        { ...options, additionalProperties: false },
+      );
 }
 
 /**
@@ -85,6 +95,20 @@ export function documented<T extends TSchema>(
     ...(doc.description === undefined ? {} : { description: doc.description }),
     examples: doc.examples,
   });
+}
+
+/**
+ * Documentation only: `documented(schema, doc)` for a request body, written inline in the OpenAPI
+ * document (without the schema's `$id`; schemas nested in it keep theirs and are referenced). A
+ * body given as a `$ref` would lose the operation's examples: the document generator keeps
+ * nothing beside a `$ref`, and a single-member `allOf` is refused by the lint.
+ */
+export function documentedBody<T extends TSchema>(
+  schema: T,
+  doc: { description?: string; examples: Static<T>[] },
+): T {
+  const { $id: _id, ...copy } = documented(schema, doc) as T & { $id?: string };
+  return copy as unknown as T;
 }
 
 export const HealthSchema = Type.Object(
@@ -120,26 +144,43 @@ const RETRY_AFTER_HEADER = {
 };
 
 /**
+ * One documented error response, in the per-media-type form (Fastify serialises and types it like
+ * a plain schema; the OpenAPI document keeps the header next to a named envelope).
+ */
+export interface ErrorResponse<T extends TSchema> {
+  description: string;
+  headers?: Record<string, { type: string; description: string }>;
+  content: { 'application/json': { schema: T; example: Static<T> } };
+}
+
+/**
  * A service's builder of an operation's error responses (documentation: the schema is the
- * service's error envelope, annotated with a description and one example per status; a 429
- * documents `Retry-After`). Each service calls this once with its envelope and texts, e.g.
+ * service's error envelope, with a description and one example per status; a 429 documents
+ * `Retry-After`). Each service calls this once with its envelope and texts, e.g.
  * `export const shopErrors = errorResponseSet({ schema: ShopErrorSchema, statuses, example })`,
  * and operations spread `...shopErrors(400, [404, 'Product 999 not found'], 429)` into `response`.
  */
 export function errorResponseSet<T extends TSchema>(options: ErrorResponseSetOptions<T>) {
   const fallback = options.fallbackMessage ?? 'Error';
-  return (...specs: ErrorResponseSpec[]): Record<number, T> =>
+  return (...specs: ErrorResponseSpec[]): Record<number, ErrorResponse<T>> =>
     Object.fromEntries(
-      specs.map((spec) => {
+      specs.map((spec): [number, ErrorResponse<T>] => {
         const [code, example, description] = typeof spec === 'number' ? [spec] : spec;
         const known = options.statuses[code];
-        const response = {
-          ...options.schema,
-          description: description ?? known?.description ?? 'Error',
-          examples: [options.example(code, example ?? known?.example ?? fallback)],
-          ...(code === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
-        };
-        return [code, response];
+        const message = example ?? known?.example ?? fallback;
+        return [
+          code,
+          {
+            description: description ?? known?.description ?? 'Error',
+            ...(code === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
+            content: {
+              'application/json': {
+                schema: options.schema,
+                example: options.example(code, message),
+              },
+            },
+          },
+        ];
       }),
-    ) as Record<number, T>;
+    );
 }

@@ -2,21 +2,23 @@ import {
   apiDocs,
   errorEnvelope,
   healthRoutes,
+  normalizeInput,
   rejectNul,
   requestLog,
+  routeAuth,
   securityDefaults,
   setPasswordThreadNiceness,
   serverOptions,
   useStrictValidation,
 } from '@dogshop/service-kit';
+import { shopSchemas } from '@dogshop/contracts/shop';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ShopConfig } from './config.js';
 import { auth } from './plugins/auth.js';
 import { database } from './plugins/database.js';
-import { normalizeEmail } from './plugins/normalize-email.js';
 import { routes } from './routes/index.js';
-import { isDatabaseUnavailable } from './services/prisma-errors.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 
 export type ShopAppConfig = Pick<
   ShopConfig,
@@ -89,6 +91,7 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
       { name: 'Statistics', description: 'Overall counts' },
       { name: 'Operations', description: 'Health and readiness' },
     ],
+    schemas: shopSchemas,
   });
   await app.register(database, { url: config.databaseUrl, poolMax: config.databasePoolMax });
   await app.register(auth, {
@@ -99,7 +102,7 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
     accountLoginMaxFailures: config.accountLoginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
   });
-  await app.register(normalizeEmail);
+  await app.register(normalizeInput);
   await app.register(rejectNul);
   await app.register(healthRoutes, {
     isReady: async () => {
@@ -107,6 +110,11 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
       return true;
     },
   });
-  await app.register(routes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
+  // Every API route declares `config.auth` (and `personal`): routeAuth checks and documents it, in
+  // the routes' own scope (health and docs declare theirs above).
+  await app.register(async (api) => {
+    await api.register(routeAuth, { schemes: app.authSchemes });
+    await api.register(routes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
+  });
   return app;
 }

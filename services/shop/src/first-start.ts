@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ShopConfig } from './config.js';
-import { createApiKey, listApiKeys, registerApiKey } from './services/api-keys.js';
-import { importCatalogue } from './services/catalogue-import.js';
-import { demoCatalogue } from './services/demo-catalogue.js';
+import { createApiKey, listApiKeys, registerApiKey } from './modules/api-keys/service.js';
+import { demoCatalogue, importCatalogue } from './modules/catalogue-import/service.js';
 
 /**
  * Start-up chores: load the demo catalogue into an empty shop (unless SEED_DEMO=false), register

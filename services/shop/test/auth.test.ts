@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../src/plugins/auth.js';
-import { createApiKey, registerApiKey, revokeApiKey } from '../src/services/api-keys.js';
+import { createApiKey, registerApiKey, revokeApiKey } from '../src/modules/api-keys/service.js';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from './support/app.js';
 import { expectShopError } from './support/contract.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';

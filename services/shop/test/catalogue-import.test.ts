@@ -7,8 +7,8 @@ import {
   parseCatalogue,
   type Catalogue,
   type ParseResult,
-} from '../src/services/catalogue-import.js';
-import { demoCatalogue } from '../src/services/demo-catalogue.js';
+} from '../src/modules/catalogue-import/service.js';
+import { demoCatalogue } from '../src/modules/catalogue-import/demo-catalogue.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectContract } from './support/contract.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { PACKAGE_ROOT } from '../src/config.js';
-import { demoCatalogue } from '../src/services/demo-catalogue.js';
+import { demoCatalogue } from '../src/modules/catalogue-import/demo-catalogue.js';
 import { TEST_JWT_SECRET } from './support/app.js';
 import { createTestDatabase } from './support/database.js';
 

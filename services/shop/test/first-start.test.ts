@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { ConfigError } from '@dogshop/service-kit';
 import { readConfig } from '../src/config.js';
 import { prepareFirstStart } from '../src/first-start.js';
-import { isActiveApiKey, listApiKeys } from '../src/services/api-keys.js';
+import { isActiveApiKey, listApiKeys } from '../src/modules/api-keys/service.js';
 import { createTestApp, type TestApp } from './support/app.js';
 
 let t: TestApp | undefined;

@@ -4,7 +4,7 @@
 // no response carries a password hash, an API key or its hash, or a stack trace.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { hashApiKey } from '../src/services/api-keys.js';
+import { hashApiKey } from '../src/modules/api-keys/service.js';
 import { TEST_API_KEY, createTestApp, type TestApp } from './support/app.js';
 import { seedCatalogue } from './support/catalogue.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
@@ -13,13 +13,13 @@ import {
   contractChecker,
   fuzzOperation,
   operationsOf,
-  readDocument,
   type Answer,
   type ContractChecker,
   type GeneratedRequest,
   type Hint,
   type Operation,
 } from '@dogshop/api-fuzz';
+import { readDocument } from './support/openapi.js';
 
 const operations = operationsOf(
   readDocument(new URL('../../../openapi/shop.json', import.meta.url)),

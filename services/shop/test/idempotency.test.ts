@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateOrderResponseSchema, type CreateOrderBody } from '@dogshop/contracts/shop';
-import { requestHash } from '../src/services/idempotency.js';
+import { requestHash } from '../src/modules/idempotency/service.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectContract, expectShopError } from './support/contract.js';
 import { addProduct, orderBody, stockOf } from './support/orders.js';

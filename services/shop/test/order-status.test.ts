@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { OrderStatus } from '@dogshop/contracts/shop';
 import { Decimal } from '../src/domain/money.js';
-import { lineTotal, mergeLines, orderTotal } from '../src/domain/order-lines.js';
-import { judgeStatusChange, returnsStock } from '../src/domain/order-status.js';
+import { lineTotal, mergeLines, orderTotal } from '../src/modules/orders/order-lines.js';
+import { judgeStatusChange, returnsStock } from '../src/modules/orders/order-status.js';
 
 const STATUSES: OrderStatus[] = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'];
 

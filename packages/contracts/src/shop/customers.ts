@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { DataEnvelope } from '../common.js';
-import { DateTime, Email, Id, Text } from './shared.js';
+import { DataEnvelope, SuccessMessageSchema, documented, documentedBody } from '../common.js';
+import { AddressSchema, addressExample } from './addresses.js';
+import { customerNotFound, customerPathErrors, shopErrors } from './errors.js';
+import { DateTime, Email, Id, IdParamsSchema, Text } from './shared.js';
 
 export const Password = () => Type.String({ minLength: 8, maxLength: 128 });
 
@@ -13,13 +15,13 @@ export const RegisterBodySchema = Type.Object(
     phone: Type.Optional(Type.String({ maxLength: 50 })),
     newsletter: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { title: 'RegisterBody', additionalProperties: false },
 );
 export type RegisterBody = Static<typeof RegisterBodySchema>;
 
 export const LoginBodySchema = Type.Object(
   { email: Email(), password: Type.String({ minLength: 1, maxLength: 128 }) },
-  { additionalProperties: false },
+  { title: 'LoginBody', additionalProperties: false },
 );
 export type LoginBody = Static<typeof LoginBodySchema>;
 
@@ -32,72 +34,12 @@ export const AuthResponseSchema = DataEnvelope(
       last_name: Type.String(),
       token: Type.String({ description: 'JWT for the bearer scheme' }),
     },
-    { additionalProperties: false },
+    { $id: 'CustomerSession', title: 'CustomerSession', additionalProperties: false },
   ),
   true,
+  { $id: 'AuthResponse' },
 );
 export type AuthResponse = Static<typeof AuthResponseSchema>;
-
-export const AddressSchema = Type.Object(
-  {
-    id: Id(),
-    first_name: Type.String(),
-    last_name: Type.String(),
-    company: Type.String(),
-    address: Type.String(),
-    city: Type.String(),
-    postal_code: Type.String(),
-    country: Type.String(),
-    phone: Type.String(),
-    is_default: Type.Boolean(),
-  },
-  { title: 'Address', additionalProperties: false },
-);
-export type Address = Static<typeof AddressSchema>;
-
-const addressFields = {
-  first_name: Text(100),
-  last_name: Text(100),
-  company: Type.String({ maxLength: 200 }),
-  address: Text(300),
-  city: Text(100),
-  postal_code: Text(20),
-  country: Text(100),
-  phone: Type.String({ maxLength: 50 }),
-  is_default: Type.Boolean({
-    description: 'At most one default address; setting one clears the others',
-  }),
-};
-
-export const CreateAddressBodySchema = Type.Object(
-  {
-    first_name: addressFields.first_name,
-    last_name: addressFields.last_name,
-    company: Type.Optional(addressFields.company),
-    address: addressFields.address,
-    city: addressFields.city,
-    postal_code: addressFields.postal_code,
-    country: addressFields.country,
-    phone: Type.Optional(addressFields.phone),
-    is_default: Type.Optional(addressFields.is_default),
-  },
-  { additionalProperties: false },
-);
-export type CreateAddressBody = Static<typeof CreateAddressBodySchema>;
-
-export const UpdateAddressBodySchema = Type.Partial(CreateAddressBodySchema, {
-  additionalProperties: false,
-  minProperties: 1,
-  description: 'The fields to change; at least one',
-});
-export type UpdateAddressBody = Static<typeof UpdateAddressBodySchema>;
-
-export const AddressResponseSchema = DataEnvelope(AddressSchema, true);
-
-export const AddressParamsSchema = Type.Object(
-  { id: Id("Customer id (the bearer token's customer)", [7]), addressId: Id('Address id', [4]) },
-  { additionalProperties: false },
-);
 
 export const ProfileSchema = Type.Object(
   {
@@ -111,11 +53,13 @@ export const ProfileSchema = Type.Object(
     last_login: DateTime(),
     addresses: Type.Array(AddressSchema),
   },
-  { title: 'CustomerProfile', additionalProperties: false },
+  { $id: 'CustomerProfile', title: 'CustomerProfile', additionalProperties: false },
 );
 export type Profile = Static<typeof ProfileSchema>;
 
-export const ProfileResponseSchema = DataEnvelope(ProfileSchema);
+export const ProfileResponseSchema = DataEnvelope(ProfileSchema, false, {
+  $id: 'ProfileResponse',
+});
 
 export const UpdateProfileBodySchema = Type.Object(
   {
@@ -127,9 +71,138 @@ export const UpdateProfileBodySchema = Type.Object(
     ),
   },
   {
+    title: 'UpdateProfileBody',
     additionalProperties: false,
     minProperties: 1,
     description: 'The fields to change; at least one',
   },
 );
 export type UpdateProfileBody = Static<typeof UpdateProfileBodySchema>;
+
+export const EXAMPLE_TOKEN =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3IiwiZW1haWwiOiJqYW5hLmpvaGFubnNlbkBleGFtcGxlLmNvbSJ9.c2lnbmF0dXJl';
+
+export const profileExample: Profile = {
+  id: 7,
+  email: 'jana.johannsen@example.com',
+  first_name: 'Jana',
+  last_name: 'Johannsen',
+  phone: '+49 4131 123456',
+  newsletter: true,
+  created_at: '2026-01-10T18:30:00.000Z',
+  last_login: '2026-03-20T13:55:42.000Z',
+  addresses: [addressExample],
+};
+
+const authExample = (message: string): AuthResponse => ({
+  success: true,
+  data: {
+    customer_id: 7,
+    email: 'jana.johannsen@example.com',
+    first_name: 'Jana',
+    last_name: 'Johannsen',
+    token: EXAMPLE_TOKEN,
+  },
+  message,
+});
+
+export const registerCustomerOperation = {
+  tags: ['Customers'],
+  operationId: 'registerCustomer',
+  summary: 'Register a customer account',
+  description:
+    'Creates the account and logs it in (the answer carries a bearer token). The e-mail address is trimmed and lower-cased; passwords are 8 to 128 characters. `newsletter: true` also subscribes the address.',
+  body: documentedBody(RegisterBodySchema, {
+    examples: [
+      {
+        email: 'Jana.Johannsen@example.com',
+        password: 'correct horse battery',
+        first_name: 'Jana',
+        last_name: 'Johannsen',
+        phone: '+49 4131 123456',
+        newsletter: true,
+      },
+    ],
+  }),
+  response: {
+    201: documented(AuthResponseSchema, {
+      description: 'The account was created and is logged in',
+      examples: [authExample('Customer registered')],
+    }),
+    ...shopErrors(
+      [400, 'body.password must NOT have fewer than 8 characters'],
+      401,
+      [
+        409,
+        'email jana.johannsen@example.com is already registered',
+        'The e-mail address is already registered',
+      ],
+      429,
+    ),
+  },
+};
+
+export const loginCustomerOperation = {
+  tags: ['Customers'],
+  operationId: 'loginCustomer',
+  summary: 'Log in and get a bearer token',
+  description:
+    'An unknown e-mail address and a wrong password get the same 401 (the API key being valid). After repeated failures for the same e-mail address from the same client, or many from any clients, further attempts answer 429 with `Retry-After` until the window ends, without checking the password.',
+  body: documentedBody(LoginBodySchema, {
+    examples: [{ email: 'jana.johannsen@example.com', password: 'correct horse battery' }],
+  }),
+  response: {
+    200: documented(AuthResponseSchema, {
+      description: 'Logged in; `data.token` is the bearer token',
+      examples: [authExample('Login successful')],
+    }),
+    ...shopErrors(
+      [400, 'body.email must match format "email"'],
+      [
+        401,
+        'Invalid email or password',
+        'Unknown e-mail address or wrong password (same answer for both), or a missing or invalid API key',
+      ],
+      [
+        429,
+        'Too many failed logins, retry in 840 seconds',
+        'Too many failed logins for this e-mail address from this client or from all clients, or too many requests: retry after `Retry-After` seconds',
+      ],
+    ),
+  },
+};
+
+export const getCustomerProfileOperation = {
+  tags: ['Customers'],
+  operationId: 'getCustomerProfile',
+  summary: "The bearer's profile with addresses",
+  description:
+    'Addresses: the default first, then in the order they were added. 403 for another customer.',
+  params: IdParamsSchema,
+  response: {
+    200: documented(ProfileResponseSchema, {
+      description: 'The profile',
+      examples: [{ success: true, data: profileExample }],
+    }),
+    ...customerPathErrors(customerNotFound),
+  },
+};
+
+export const updateCustomerProfileOperation = {
+  tags: ['Customers'],
+  operationId: 'updateCustomerProfile',
+  summary: "Change the bearer's profile",
+  description:
+    'Only the fields sent change. `newsletter` subscribes (or re-activates) or unsubscribes the account address in the same transaction.',
+  params: IdParamsSchema,
+  body: documentedBody(UpdateProfileBodySchema, {
+    examples: [{ phone: '+49 170 5550123', newsletter: false }],
+  }),
+  response: {
+    200: documented(SuccessMessageSchema, {
+      description: 'The profile was changed',
+      examples: [{ success: true, message: 'Profile updated' }],
+    }),
+    ...customerPathErrors(customerNotFound),
+  },
+};

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { DataEnvelope } from '../common.js';
-import { DateTime, Email, Id, Money, Text } from './shared.js';
+import { DataEnvelope, SuccessMessageSchema, documented, documentedBody } from '../common.js';
+import { shopErrors } from './errors.js';
+import { DateTime, Email, Id, IdParamsSchema, Money, Text } from './shared.js';
 
 export const OrderStatusSchema = Type.Union(
   [
@@ -10,7 +11,7 @@ export const OrderStatusSchema = Type.Union(
     Type.Literal('delivered'),
     Type.Literal('cancelled'),
   ],
-  { title: 'OrderStatus' },
+  { $id: 'OrderStatus', title: 'OrderStatus' },
 );
 export type OrderStatus = Static<typeof OrderStatusSchema>;
 
@@ -21,7 +22,7 @@ export const OrderItemInputSchema = Type.Object(
     quantity: Type.Integer({ minimum: 1, maximum: 10_000 }),
     price: Money('Must equal the current catalogue price, else 409'),
   },
-  { additionalProperties: false },
+  { $id: 'OrderItemInput', title: 'OrderItemInput', additionalProperties: false },
 );
 
 export const CreateOrderBodySchema = Type.Object(
@@ -35,14 +36,19 @@ export const CreateOrderBodySchema = Type.Object(
       description: 'The same product twice is merged into one line',
     }),
   },
-  { additionalProperties: false },
+  { title: 'CreateOrderBody', additionalProperties: false },
 );
 export type CreateOrderBody = Static<typeof CreateOrderBodySchema>;
 
-export const CreateOrderResponseSchema = DataEnvelope(
-  Type.Object({ order_id: Id(), total_amount: Money() }, { additionalProperties: false }),
-  true,
+export const CreatedOrderSchema = Type.Object(
+  { order_id: Id(), total_amount: Money() },
+  { $id: 'CreatedOrder', title: 'CreatedOrder', additionalProperties: false },
 );
+export type CreatedOrder = Static<typeof CreatedOrderSchema>;
+
+export const CreateOrderResponseSchema = DataEnvelope(CreatedOrderSchema, true, {
+  $id: 'CreateOrderResponse',
+});
 export type CreateOrderResponse = Static<typeof CreateOrderResponseSchema>;
 
 export const OrderItemSchema = Type.Object(
@@ -53,7 +59,7 @@ export const OrderItemSchema = Type.Object(
     price: Money(),
     total_price: Money(),
   },
-  { title: 'OrderItem', additionalProperties: false },
+  { $id: 'OrderItem', title: 'OrderItem', additionalProperties: false },
 );
 
 export const OrderDetailSchema = Type.Object(
@@ -66,15 +72,17 @@ export const OrderDetailSchema = Type.Object(
     created_at: DateTime(),
     items: Type.Array(OrderItemSchema),
   },
-  { title: 'OrderDetail', additionalProperties: false },
+  { $id: 'OrderDetail', title: 'OrderDetail', additionalProperties: false },
 );
 export type OrderDetail = Static<typeof OrderDetailSchema>;
 
-export const OrderDetailResponseSchema = DataEnvelope(OrderDetailSchema);
+export const OrderDetailResponseSchema = DataEnvelope(OrderDetailSchema, false, {
+  $id: 'OrderDetailResponse',
+});
 
 export const UpdateOrderStatusBodySchema = Type.Object(
   { status: OrderStatusSchema },
-  { additionalProperties: false },
+  { title: 'UpdateOrderStatusBody', additionalProperties: false },
 );
 export type UpdateOrderStatusBody = Static<typeof UpdateOrderStatusBodySchema>;
 
@@ -88,3 +96,131 @@ export const IdempotencyHeadersSchema = Type.Object({
     }),
   ),
 });
+
+export const orderDetailExample: OrderDetail = {
+  id: 1001,
+  customer_name: 'Jana Johannsen',
+  customer_email: 'jana.johannsen@example.com',
+  total_amount: 79.8,
+  status: 'pending',
+  created_at: '2026-03-20T14:02:11.000Z',
+  items: [
+    {
+      product_id: 12,
+      product_name: 'Tracking lead 10 m',
+      quantity: 2,
+      price: 39.9,
+      total_price: 79.8,
+    },
+  ],
+};
+
+const orderNotFound = [404, 'Order 999 not found', 'No order with this id'] as const;
+
+export const createOrderOperation = {
+  tags: ['Orders'],
+  operationId: 'createOrder',
+  summary: 'Place an order',
+  description: [
+    'Lines for the same product are merged. Every product must exist and be active (400).',
+    'Each `price` must equal the current catalogue price to the cent, else 409 giving that price;',
+    'names and prices in the order come from the catalogue. Stock is reserved atomically (409 when',
+    'insufficient). The order starts `pending`.',
+    '',
+    '`Idempotency-Key` (extension): the same key with the same body within 24 hours replays the',
+    'first response (also a 4xx refusal) with header `Idempotent-Replayed: true` and creates',
+    'nothing; with a different body it is 422; while the first request is still running, 409.',
+  ].join('\n'),
+  headers: IdempotencyHeadersSchema,
+  body: documentedBody(CreateOrderBodySchema, {
+    examples: [
+      {
+        customer_name: 'Jana Johannsen',
+        customer_email: 'jana.johannsen@example.com',
+        customer_phone: '+49 4131 123456',
+        items: [{ product_id: 12, product_name: 'Tracking lead 10 m', quantity: 2, price: 39.9 }],
+      },
+    ],
+  }),
+  response: {
+    201: documented(CreateOrderResponseSchema, {
+      description:
+        'The order was placed (or, with `Idempotent-Replayed: true`, an earlier answer replayed)',
+      examples: [
+        {
+          success: true,
+          data: { order_id: 1001, total_amount: 79.8 },
+          message: 'Order 1001 created',
+        },
+      ],
+    }),
+    ...shopErrors(
+      [
+        400,
+        'product 12 (Tracking lead 10 m) is not available',
+        'Invalid request, or a product that does not exist or is not active (named in the message)',
+      ],
+      401,
+      [
+        409,
+        'insufficient stock for product 12 (Tracking lead 10 m): 1 available, 2 requested',
+        'A price differs from the catalogue (the message gives the current price), the stock is insufficient, or a request with the same Idempotency-Key is still running',
+      ],
+      413,
+      415,
+      [
+        422,
+        'Idempotency-Key was already used with a different request body',
+        'The Idempotency-Key was already used with a different body',
+      ],
+      429,
+    ),
+  },
+};
+
+export const getOrderOperation = {
+  tags: ['Orders'],
+  operationId: 'getOrder',
+  summary: 'Order detail with its items',
+  description: 'Item `price` is the unit price at order time; `total_price` is price × quantity.',
+  params: IdParamsSchema,
+  response: {
+    200: documented(OrderDetailResponseSchema, {
+      description: 'The order with its items',
+      examples: [{ success: true, data: orderDetailExample }],
+    }),
+    ...shopErrors([400, 'params.id must be >= 1'], 401, [...orderNotFound], 429),
+  },
+};
+
+export const updateOrderStatusOperation = {
+  tags: ['Orders'],
+  operationId: 'updateOrderStatus',
+  summary: "Change an order's status",
+  description: [
+    'pending → confirmed | cancelled; confirmed → shipped | cancelled; shipped → delivered;',
+    'delivered and cancelled are final. The current status again is a 200 no-op; any other',
+    'change is 409. Cancelling returns the stock. Every change is recorded in the history.',
+  ].join('\n'),
+  params: IdParamsSchema,
+  body: documentedBody(UpdateOrderStatusBodySchema, { examples: [{ status: 'confirmed' }] }),
+  response: {
+    200: documented(SuccessMessageSchema, {
+      description: 'The status was changed, or already had this value',
+      examples: [{ success: true, message: 'Order 1001 status changed from pending to confirmed' }],
+    }),
+    ...shopErrors(
+      [400, 'body.status must be equal to one of the allowed values'],
+      401,
+      [...orderNotFound],
+      [
+        409,
+        'cannot change order 1001 from delivered to pending (delivered allows: no change)',
+        'This status change is not allowed from the current status',
+      ],
+      413,
+      415,
+      429,
+    ),
+  },
+};

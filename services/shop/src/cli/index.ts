@@ -7,13 +7,13 @@ import { readConfig } from '../config.js';
 import { createDb, type Db } from '../db/client.js';
 import { createMigration } from '../db/migrations.js';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/service.js';
 import {
+  demoCatalogue,
   existingCategories,
   importCatalogue,
   parseCatalogue,
-} from '../services/catalogue-import.js';
-import { demoCatalogue } from '../services/demo-catalogue.js';
+} from '../modules/catalogue-import/service.js';
 
 const USAGE = `usage: shop <command>
   migrate                      apply pending migrations

@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type ShopAppConfig } from '../../src/app.js';
-import { registerApiKey } from '../../src/services/api-keys.js';
+import { registerApiKey } from '../../src/modules/api-keys/service.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_API_KEY = 'test-api-key-0123456789abcdef0123456789abcdef';

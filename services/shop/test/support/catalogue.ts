@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { importCatalogue, type Catalogue } from '../../src/services/catalogue-import.js';
+import { importCatalogue, type Catalogue } from '../../src/modules/catalogue-import/service.js';
 
 /** A small catalogue with a nested category tree, loaded through the import code path. */
 export const TEST_CATALOGUE: Catalogue = {

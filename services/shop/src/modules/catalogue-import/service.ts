@@ -1,0 +1,66 @@
+// The catalogue import (`pnpm cli catalogue:import`, the first start's demo data, the benchmark's
+// data set): parse and check the whole file first, then write it in one transaction.
+import type { Db } from '../../db/client.js';
+import type { Catalogue } from './parse.js';
+import {
+  categoryIdByName,
+  setCategoryParent,
+  upsertCategory,
+  upsertProduct,
+} from './repository.js';
+
+export {
+  parseCatalogue,
+  type Catalogue,
+  type CategoryEntry,
+  type ExistingCategories,
+  type ParseResult,
+  type ProductEntry,
+} from './parse.js';
+export { existingCategories } from './repository.js';
+export { demoCatalogue } from './demo-catalogue.js';
+
+/**
+ * Writes a catalogue that parseCatalogue accepted: upserts categories by name and products by
+ * name within their category, in one transaction. Parents are linked after all categories exist,
+ * so the file's order does not matter. The file is the truth for the entries it lists (an omitted
+ * optional field gets its default again); categories and products it does not list are left alone.
+ */
+export async function importCatalogue(
+  db: Db,
+  catalogue: Catalogue,
+): Promise<{ categories: number; products: number }> {
+  return db.$transaction(
+    async (tx) => {
+      const ids = new Map<string, number>();
+      for (const c of catalogue.categories) {
+        const id = await upsertCategory(tx, c.name, {
+          description: c.description ?? '',
+          sortOrder: c.sort_order ?? 0,
+          active: c.active ?? true,
+        });
+        ids.set(c.name, id);
+      }
+      const idOf = async (name: string): Promise<number> => {
+        const known = ids.get(name);
+        if (known !== undefined) return known;
+        const id = await categoryIdByName(tx, name);
+        ids.set(name, id);
+        return id;
+      };
+      for (const c of catalogue.categories) {
+        await setCategoryParent(tx, c.name, c.parent ? await idOf(c.parent) : null);
+      }
+      for (const p of catalogue.products) {
+        await upsertProduct(tx, await idOf(p.category), p.name, {
+          description: p.description ?? '',
+          price: p.price.toFixed(2),
+          stock: p.stock,
+          active: p.active ?? true,
+        });
+      }
+      return { categories: catalogue.categories.length, products: catalogue.products.length };
+    },
+    { timeout: 10 * 60_000, maxWait: 30_000 },
+  );
+}

@@ -1,0 +1,11 @@
+import type { Category } from '@dogshop/contracts/shop';
+import type { CategoryRow } from './repository.js';
+
+export const categoryToDto = (row: CategoryRow): Category => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  parent_id: row.parentId,
+  sort_order: row.sortOrder,
+  active: row.active,
+});

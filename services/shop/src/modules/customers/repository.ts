@@ -1,0 +1,75 @@
+import type { Db, Tx } from '../../db/client.js';
+import { addressOrder } from '../addresses/repository.js';
+
+/** Who a customer is, as register and login answer (the route adds the token). */
+export interface Account {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+const accountSelect = { id: true, email: true, firstName: true, lastName: true } as const;
+
+export async function emailIsRegistered(db: Db, email: string): Promise<boolean> {
+  return (await db.customer.findUnique({ where: { email }, select: { id: true } })) !== null;
+}
+
+export const insertCustomer = (
+  tx: Tx,
+  customer: {
+    email: string;
+    passwordHash: string;
+    firstName: string;
+    lastName: string;
+    phone: string;
+    newsletter: boolean;
+    lastLogin: Date;
+  },
+): Promise<Account> => tx.customer.create({ data: customer, select: accountSelect });
+
+/** The account with its password hash, for checking a login. */
+export const findCredentials = (db: Db, email: string) =>
+  db.customer.findUnique({ where: { email }, select: { ...accountSelect, passwordHash: true } });
+
+/** Records a login now; false when the customer was deleted meanwhile. */
+export async function recordLogin(db: Db, id: number): Promise<boolean> {
+  const recorded = await db.customer.updateMany({ where: { id }, data: { lastLogin: new Date() } });
+  return recorded.count > 0;
+}
+
+/** The account's id and e-mail address, or null (the bearer scheme's check). */
+export const findAccount = (db: Db, id: number) =>
+  db.customer.findUnique({ where: { id }, select: { id: true, email: true } });
+
+export const findProfile = (db: Db, id: number) =>
+  db.customer.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      email: true,
+      firstName: true,
+      lastName: true,
+      phone: true,
+      newsletter: true,
+      createdAt: true,
+      lastLogin: true,
+      addresses: { orderBy: addressOrder },
+    },
+  });
+
+export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfile>>>;
+
+export const findNames = (tx: Tx, id: number) =>
+  tx.customer.findUnique({
+    where: { id },
+    select: { email: true, firstName: true, lastName: true },
+  });
+
+export async function updateCustomer(
+  tx: Tx,
+  id: number,
+  data: { firstName?: string; lastName?: string; phone?: string; newsletter?: boolean },
+): Promise<void> {
+  await tx.customer.update({ where: { id }, data });
+}

@@ -1,0 +1,63 @@
+import type { Pagination } from '@dogshop/contracts/common';
+import type { Product, ProductDetail, ProductListQuery } from '@dogshop/contracts/shop';
+import { badRequest, notFound } from '@dogshop/service-kit';
+import type { Db } from '../../db/client.js';
+import { reviewToDto } from '../reviews/mapper.js';
+import { productToDto } from './mapper.js';
+import {
+  categoryWithDescendants,
+  findActiveProducts,
+  findVisibleProductWithReviews,
+  isProductVisible,
+} from './repository.js';
+
+const MAX_SEARCH_TERMS = 10;
+
+/** One page of active products: `category` includes its descendants, every search term must match. */
+export async function listProducts(
+  db: Db,
+  query: ProductListQuery,
+): Promise<{ products: Product[]; pagination: Pagination }> {
+  if (
+    query.min_price !== undefined &&
+    query.max_price !== undefined &&
+    query.min_price > query.max_price
+  ) {
+    throw badRequest('querystring.min_price must be less than or equal to max_price');
+  }
+  const { page, limit } = query;
+  const { total, rows } = await findActiveProducts(
+    db,
+    {
+      ...(query.category !== undefined && {
+        categoryIds: await categoryWithDescendants(db, query.category),
+      }),
+      minPrice: query.min_price,
+      maxPrice: query.max_price,
+      terms: searchTerms(query.search),
+    },
+    { sort: query.sort ?? 'newest', skip: (page - 1) * limit, take: limit },
+  );
+  return {
+    products: rows.map(productToDto),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
+}
+
+export async function getProduct(db: Db, id: number): Promise<ProductDetail> {
+  const row = await findVisibleProductWithReviews(db, id);
+  if (!row) throw productNotFound(id);
+  return { ...productToDto(row), reviews: row.reviews.map(reviewToDto) };
+}
+
+export const productNotFound = (id: number) => notFound(`Product ${id} not found`);
+
+/** 404 unless the product exists and is active. */
+export async function assertProductVisible(db: Db, id: number): Promise<void> {
+  if (!(await isProductVisible(db, id))) throw productNotFound(id);
+}
+
+/** Whitespace-separated terms; every one must match (the search is an AND of terms). */
+function searchTerms(search: string | undefined): string[] {
+  return (search ?? '').split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_TERMS);
+}

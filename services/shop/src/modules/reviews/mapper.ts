@@ -1,0 +1,17 @@
+import type { Review } from '@dogshop/contracts/shop';
+import type { ReviewRow } from './repository.js';
+
+export function reviewToDto(row: ReviewRow): Review {
+  return {
+    id: row.id,
+    product_id: row.productId,
+    customer_id: row.customerId,
+    rating: row.rating,
+    title: row.title,
+    comment: row.comment,
+    first_name: row.customer.firstName,
+    last_name: row.customer.lastName,
+    helpful_count: row.helpfulCount,
+    created_at: row.createdAt.toISOString(),
+  };
+}
