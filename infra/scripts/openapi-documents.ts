@@ -16,6 +16,9 @@ import { buildApp as buildShopApp } from '@dogshop/shop/app';
 /** An OpenAPI object, loosely typed: the generator only moves and renames parts of it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
+
+/** A string field of a document, or '' when it is absent or not a string. */
+const text = (value: Json | undefined): string => (typeof value === 'string' ? value : '');
 export interface OpenApiDocument extends JsonObject {
   openapi: string;
   info: JsonObject;
@@ -189,7 +192,7 @@ export function gatewayDocument(
         operation.tags = tags.map((tag) => (tag === sharedTag ? tag : source.tagPrefix + tag));
         if (operational) {
           operation.description =
-            `${String(operation.description ?? '')} Through the gateway this reaches the shop; the handler directory answers the same paths on its own port.`.trim();
+            `${text(operation.description)} Through the gateway this reaches the shop; the handler directory answers the same paths on its own port.`.trim();
         }
         const id = operation.operationId;
         if (typeof id === 'string') {
@@ -232,7 +235,7 @@ export function gatewayDocument(
   const tagsOf = (source: Source) =>
     ((source.doc.tags as JsonObject[] | undefined) ?? [])
       .filter((tag) => tag.name !== sharedTag)
-      .map((tag) => ({ ...tag, name: source.tagPrefix + String(tag.name) }));
+      .map((tag) => ({ ...tag, name: source.tagPrefix + text(tag.name) }));
   const operationsTag = ((shop.doc.tags as JsonObject[] | undefined) ?? []).find(
     (tag) => tag.name === sharedTag,
   ) ?? { name: sharedTag, description: 'Health and readiness' };
@@ -245,16 +248,16 @@ export function gatewayDocument(
     openapi: shop.doc.openapi,
     info: {
       title: 'Dogshop platform API',
-      version: String(shopInfo.version),
+      version: text(shopInfo.version),
       description: [
         'The shop and the hunting-dog handler directory behind one gateway. Paths under `/api/` go to',
         'the handler directory, every other path to the shop.',
         '',
-        `**${String(shopInfo.title)}**: ${String(shopInfo.description)} Authentication: an API key`,
+        `**${text(shopInfo.title)}**: ${text(shopInfo.description)} Authentication: an API key`,
         "in `X-API-Key` (ApiKeyAuth), except the customer operations, which take the customer's",
         'bearer token (ShopBearerAuth).',
         '',
-        `**${String(directoryInfo.title)}**: ${String(directoryInfo.description)} Authentication:`,
+        `**${text(directoryInfo.title)}**: ${text(directoryInfo.description)} Authentication:`,
         "the public list and the login need none; everything else takes an administrator's bearer",
         'token (HandlerDirectoryBearerAuth).',
         '',
@@ -343,7 +346,7 @@ function renameComponent(source: Source, section: string, from: string, to: stri
       }
     }
   };
-  walk(source.doc.paths as Json);
+  walk(source.doc.paths);
   walk(source.doc.components as Json);
 }
 
@@ -380,7 +383,7 @@ export function normalizeDocument(doc: OpenApiDocument): OpenApiDocument {
     paths[route] = ordered;
   }
   const components = doc.components as Record<string, JsonObject> | undefined;
-  const normalized = orderKeys({ ...doc, paths } as JsonObject, TOP_LEVEL);
+  const normalized = orderKeys({ ...doc, paths }, TOP_LEVEL);
   if (components) {
     const sorted: JsonObject = {};
     for (const section of Object.keys(components).sort(byCodePoint))

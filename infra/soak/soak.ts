@@ -95,7 +95,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
     log(`SIGTERM: handler directory exited with ${shutdowns[1]!.exitCode}`);
     await sleep(opts.durationMs - now());
     await load.stop();
-    monitor.stop();
+    await monitor.stop();
     const durationMs = now();
     log('traffic stopped; checking the invariants …');
 

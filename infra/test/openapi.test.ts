@@ -63,7 +63,7 @@ const contentOf = (holder: JsonObject | undefined) =>
 function completenessProblems(doc: OpenApiDocument, { route, method, operation }: Operation) {
   const problems: string[] = [];
   const text = (key: string) =>
-    typeof operation[key] === 'string' && (operation[key] as string).trim().length > 0;
+    typeof operation[key] === 'string' && operation[key].trim().length > 0;
   if (!text('operationId')) problems.push('no operationId');
   if (!text('summary')) problems.push('no summary');
   if (!text('description')) problems.push('no description');
@@ -85,9 +85,9 @@ function completenessProblems(doc: OpenApiDocument, { route, method, operation }
       parameter.examples === undefined &&
       !Array.isArray(schema?.examples)
     )
-      problems.push(`parameter ${String(parameter.name)}: no example`);
+      problems.push(`parameter ${JSON.stringify(parameter.name)}: no example`);
     if (typeof parameter.description !== 'string' && parameter.in !== 'path')
-      problems.push(`parameter ${String(parameter.name)}: no description`);
+      problems.push(`parameter ${JSON.stringify(parameter.name)}: no description`);
   }
 
   // Responses: a documented success with an example; every error described, with an example.

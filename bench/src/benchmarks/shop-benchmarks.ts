@@ -306,7 +306,7 @@ export async function loginBench(
   const idle = () => probeLatency({ url: healthUrl, seconds: Math.max(1, seconds - 1) });
   const runs = await interleave(
     ctx.options.rounds,
-    { logins: login, ceiling, idle: idle as () => Promise<unknown> },
+    { logins: login, ceiling, idle: idle },
     ctx.log,
   );
   const logins = runs.logins;

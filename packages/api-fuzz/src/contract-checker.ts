@@ -94,7 +94,7 @@ export function contractChecker(opts: {
         fail(op, request, answer, `error is not JSON (${contentType})`);
       const body = parse(answer.body) ?? fail(op, request, answer, 'error body is not JSON');
       const schema = documented?.['application/json']?.schema;
-      const validate = schema ? compile(schema as object) : envelope;
+      const validate = schema ? compile(schema) : envelope;
       if (!validate(body)) {
         fail(
           op,

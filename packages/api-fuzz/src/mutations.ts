@@ -140,7 +140,7 @@ function replaceAt(root: unknown, path: Array<string | number>, next: unknown): 
   for (const key of path.slice(0, -1)) cursor = cursor[key] as Record<string | number, unknown>;
   const last = path[path.length - 1]!;
   if (Array.isArray(cursor)) cursor[last as number] = next;
-  else setOwn(cursor as Record<string, unknown>, String(last), next);
+  else setOwn(cursor, String(last), next);
   return copy;
 }
 

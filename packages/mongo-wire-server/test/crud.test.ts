@@ -222,7 +222,7 @@ describe('update', () => {
 
     const bySetOnInsert = await pets.updateOne(
       { name: 'G' },
-      { $setOnInsert: { _id: 'from-set-on-insert' as never, age: 2 } },
+      { $setOnInsert: { _id: 'from-set-on-insert', age: 2 } },
       { upsert: true },
     );
     expect(bySetOnInsert.upsertedId).toBe('from-set-on-insert');

@@ -85,7 +85,7 @@ function describeValidation(
   const first = error.validation?.[0];
   if (!first) return error.message;
   const where = error.validationContext ?? 'request';
-  const params = first.params as Record<string, unknown>;
+  const params = first.params;
   let field = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (typeof params.missingProperty === 'string') {
     field = field ? `${field}.${params.missingProperty}` : params.missingProperty;

@@ -36,7 +36,7 @@ function documentedResponse(response: unknown): unknown {
     return { ...response, content };
   }
   if (typeof response.$id !== 'string') return withRefs(response);
-  const examples = Array.isArray(response.examples) ? response.examples : [];
+  const examples: unknown[] = Array.isArray(response.examples) ? response.examples : [];
   return {
     description: typeof response.description === 'string' ? response.description : 'Response',
     content: {
@@ -63,7 +63,7 @@ export function refsForDocument(schema: FastifySchema | undefined): FastifySchem
         Object.entries(response).map(([status, value]) => [status, documentedResponse(value)]),
       ),
     }),
-  } as FastifySchema;
+  };
 }
 
 /**

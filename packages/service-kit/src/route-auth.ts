@@ -1,4 +1,9 @@
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  onRequestHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { PRIVATE_NO_STORE } from './no-store.js';
 
@@ -37,19 +42,21 @@ export const routeAuth = fp<RouteAuthOptions>(
     app.addHook('onRoute', (route) => {
       const config = route.config ?? {};
       const name = config.auth;
+      const where = `${[route.method].flat().join(',')} ${route.url}`;
       if (name === undefined) {
-        throw new Error(`${route.method} ${route.url}: declare config.auth ('none' if public)`);
+        throw new Error(`${where}: declare config.auth ('none' if public)`);
       }
       const scheme = name === 'none' ? undefined : opts.schemes[name];
       if (name !== 'none' && !scheme) {
-        throw new Error(`${route.method} ${route.url}: unknown auth scheme '${name}'`);
+        throw new Error(`${where}: unknown auth scheme '${name}'`);
       }
-      const hooks: onRequestHookHandler[] = [];
+      const hooks: Array<onRequestHookHandler | onRequestAsyncHookHandler> = [];
       if (config.personal) hooks.push(noStore);
       if (scheme) {
-        hooks.push(async (request) => {
+        const check: onRequestAsyncHookHandler = async (request) => {
           await scheme.check(request);
-        });
+        };
+        hooks.push(check);
       }
       route.onRequest = [...hooks, ...toArray(route.onRequest)];
       if (route.schema) route.schema = { ...route.schema, security: scheme?.security ?? [] };

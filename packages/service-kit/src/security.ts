@@ -38,7 +38,7 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
     },
   };
   helmet(options)({} as IncomingMessage, collector as unknown as ServerResponse, (error) => {
-    if (error) throw error;
+    if (error) throw error instanceof Error ? error : new Error('helmet could not set its headers');
   });
   return headers;
 }

@@ -52,16 +52,22 @@ describe('named OpenAPI components', () => {
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['Item', 'ItemList', 'NewItem']);
     // Components refer to each other instead of repeating a nested schema.
     expect(JSON.stringify(doc.components.schemas.ItemList)).toContain('#/components/schemas/Item');
-    const list = doc.paths['/items']!.get!.responses as Record<string, any>;
-    expect(list['200'].description).toBe('All items');
-    expect(list['200'].content['application/json'].schema).toEqual({
+    type Media = Record<string, { schema: Record<string, unknown> }>;
+    type Responses = Record<string, { description: string; content: Media }>;
+    const list = doc.paths['/items']!.get!.responses as Responses;
+    expect(list['200']!.description).toBe('All items');
+    expect(list['200']!.content['application/json']!.schema).toEqual({
       $ref: '#/components/schemas/ItemList',
     });
-    const create = doc.paths['/items']!.post as Record<string, any>;
-    expect(create.requestBody.content['application/json'].schema).toEqual({
+    const create = doc.paths['/items']!.post as {
+      requestBody: { content: Media };
+      responses: Responses;
+    };
+    expect(create.requestBody.content['application/json']!.schema).toEqual({
       $ref: '#/components/schemas/NewItem',
     });
-    expect(create.responses['201'].content['application/json'].schema.properties.data).toEqual({
+    const created = create.responses['201']!.content['application/json']!.schema;
+    expect((created.properties as Record<string, unknown>).data).toEqual({
       $ref: '#/components/schemas/Item',
     });
     await app.close();

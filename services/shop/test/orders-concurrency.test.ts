@@ -86,9 +86,9 @@ describe('concurrent status changes', () => {
         setStatus(orderId, 'cancelled'),
         setStatus(orderId, 'shipped'),
       ]);
-      expect([cancel!.statusCode, ship!.statusCode].sort()).toEqual([200, 409]);
-      const winner: OrderStatus = cancel!.statusCode === 200 ? 'cancelled' : 'shipped';
-      const loser = cancel!.statusCode === 200 ? ship! : cancel!;
+      expect([cancel.statusCode, ship.statusCode].sort()).toEqual([200, 409]);
+      const winner: OrderStatus = cancel.statusCode === 200 ? 'cancelled' : 'shipped';
+      const loser = cancel.statusCode === 200 ? ship : cancel;
       expectShopError(loser, 409, new RegExp(`from ${winner} to`));
       const order = await t.app.db.order.findUniqueOrThrow({ where: { id: orderId } });
       expect(order.status).toBe(winner);

@@ -27,7 +27,7 @@ const aggregate: CommandHandler = (cmd, ctx) => {
   if (last && '$out' in last) {
     const target = last.$out;
     out = isPlainObject(target)
-      ? { db: String(target.db ?? ctx.db), coll: String(target.coll) }
+      ? { db: typeof target.db === 'string' ? target.db : ctx.db, coll: String(target.coll) }
       : { db: ctx.db, coll: String(target) };
     stages = stages.slice(0, -1);
   }
@@ -55,9 +55,9 @@ const aggregate: CommandHandler = (cmd, ctx) => {
       ...(let_ ? { variables: let_ } : {}),
       // $lookup / $unionWith read other collections of the same database (as copies).
       collectionResolver: (coll: string) =>
-        (ctx.store.collection(ctx.db, coll)?.all() ?? []).map((d) => cloneDeep(d) as Doc),
+        (ctx.store.collection(ctx.db, coll)?.all() ?? []).map((d) => cloneDeep<Doc>(d)),
     });
-    results = aggregator.run(docs.map((d) => cloneDeep(d) as Doc)) as Doc[];
+    results = aggregator.run<Doc>(docs.map((d) => cloneDeep<Doc>(d)));
   }
 
   if (out) {

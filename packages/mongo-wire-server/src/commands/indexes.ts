@@ -1,6 +1,6 @@
 // createIndexes / listIndexes / dropIndexes. Index definitions are kept verbatim for listIndexes;
 // only unique (and sparse / partial unique) indexes affect behaviour.
-import { CommandError, namespaceNotFound, type Doc } from '../errors.js';
+import { CommandError, namespaceNotFound } from '../errors.js';
 import { isPlainObject } from '../storage/keys.js';
 import { defaultIndexName, type IndexSpec } from '../storage/unique-index.js';
 import { collectionName, cursorReply, type CommandHandler } from './context.js';
@@ -87,7 +87,7 @@ export const indexCommands: Record<string, CommandHandler> = {
     const name = collectionName(cmd, 'listIndexes');
     const collection = ctx.store.collection(ctx.db, name);
     if (!collection) throw namespaceNotFound(`ns does not exist: ${ctx.db}.${name}`);
-    return cursorReply(ctx, collection.ns, collection.indexSpecs() as Doc[], cmd);
+    return cursorReply(ctx, collection.ns, collection.indexSpecs(), cmd);
   },
   dropIndexes,
   deleteIndexes: (cmd, ctx) => dropIndexes({ ...cmd, dropIndexes: cmd.deleteIndexes }, ctx),

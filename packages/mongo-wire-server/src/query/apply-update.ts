@@ -44,7 +44,7 @@ export function isReplacement(u: unknown): boolean {
 export function applyUpdate(original: Doc, u: unknown, opts: UpdateOptions = {}): Doc {
   let next: Doc;
   if (Array.isArray(u)) {
-    const docs = [cloneDeep(original) as Doc];
+    const docs = [cloneDeep<Doc>(original)];
     mingoUpdateOne(docs, {}, u as never, { cloneMode: 'copy' });
     next = docs[0]!;
   } else if (!isPlainObject(u)) {
@@ -67,7 +67,7 @@ export function applyUpdate(original: Doc, u: unknown, opts: UpdateOptions = {})
       }
       modifier[op] = op === '$set' ? { ...(modifier.$set as Doc), ...(fields as Doc) } : fields;
     }
-    next = cloneDeep(original) as Doc;
+    next = cloneDeep<Doc>(original);
     // mingo refuses any operator on `_id`, but MongoDB accepts `$set`/`$setOnInsert` of `_id`
     // when it doesn't change it, and uses it when an upsert inserts. Handle that case here.
     const set = modifier.$set as Doc | undefined;
@@ -136,7 +136,7 @@ export function buildUpsertDocument(filter: Doc, u: unknown, arrayFilters?: Doc[
   const { _id, ...others } = equalities;
   const seed: Doc = _id === undefined ? {} : { _id };
   if (!isReplacement(u) && Object.keys(others).length > 0) {
-    mingoUpdate(seed, { $set: others } as never);
+    mingoUpdate(seed, { $set: others });
   }
   const opts: UpdateOptions = { inserting: true };
   if (arrayFilters) opts.arrayFilters = arrayFilters;

@@ -28,8 +28,8 @@ export interface SortedSource {
 /** `docs` in `sort` order (stable: ties keep their order), by mingo's comparison rules. */
 export function sortDocuments(docs: readonly Doc[], sort: Doc, collation?: Doc): Doc[] {
   return find(docs as Doc[], {}, {}, mingoOptions(collation))
-    .sort(sort as Record<string, 1 | -1>)
-    .all() as Doc[];
+    .sort(sort)
+    .all();
 }
 
 /**
@@ -58,8 +58,8 @@ export function runFind(docs: readonly Doc[], spec: FindSpec, sorted?: SortedSou
     spec.projection ?? {},
     mingoOptions(spec.collation),
   );
-  if (sort) cursor.sort(sort as Record<string, 1 | -1>);
+  if (sort) cursor.sort(sort);
   if (spec.skip) cursor.skip(spec.skip);
   if (spec.limit) cursor.limit(Math.abs(spec.limit));
-  return cursor.all() as Doc[];
+  return cursor.all();
 }

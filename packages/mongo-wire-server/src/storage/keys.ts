@@ -32,7 +32,8 @@ export function canonicalKey(v: unknown): string {
     case 'object':
       break;
     default:
-      return `?:${String(v)}`;
+      // undefined, symbol, function: not BSON values; their type name is key enough.
+      return `?:${typeof v}`;
   }
   if (v instanceof Date) return `d:${v.getTime()}`;
   if (v instanceof RegExp) return `r:${v.source}/${v.flags}`;
@@ -50,7 +51,7 @@ export function canonicalKey(v: unknown): string {
         return Number.isSafeInteger(n) || !Number.isInteger(n) ? `n:${n}` : `n:${v.toString()}`;
       }
       default:
-        return `${v._bsontype}:${EJSON.stringify(v as never)}`;
+        return `${v._bsontype}:${EJSON.stringify(v)}`;
     }
   }
   const entries = Object.entries(v).map(([k, val]) => `${JSON.stringify(k)}:${canonicalKey(val)}`);
@@ -91,5 +92,5 @@ function formatValue(v: unknown): string {
   if (typeof v === 'object' && isBson(v) && v._bsontype === 'ObjectId') {
     return `ObjectId('${v.toHexString!()}')`;
   }
-  return EJSON.stringify(v as never, { relaxed: true });
+  return EJSON.stringify(v, { relaxed: true });
 }

@@ -111,6 +111,6 @@ export class Persistence {
         })),
       })),
     };
-    return EJSON.stringify(state as never, { relaxed: false });
+    return EJSON.stringify(state, { relaxed: false });
   }
 }

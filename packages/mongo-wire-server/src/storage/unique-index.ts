@@ -42,7 +42,7 @@ export class UniqueIndex {
   ) {
     this.fields = Object.keys(spec.key);
     const filter = spec.partialFilterExpression;
-    this.partial = filter ? new Query(filter as Doc) : undefined;
+    this.partial = filter ? new Query(filter) : undefined;
   }
 
   /** Every key this document contributes (several when a field is an array). */

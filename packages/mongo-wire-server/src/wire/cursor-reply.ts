@@ -39,7 +39,7 @@ export function projectedDocumentBytes(doc: Doc, projection: FieldProjection): U
   const cached = byProjection?.get(projection.key);
   if (cached) return cached;
   const bytes = projectBytes(documentBytes(doc, true), projection);
-  if (!byProjection) projectedBytes.set(doc, (byProjection = new Map()));
+  if (!byProjection) projectedBytes.set(doc, (byProjection = new Map<string, Uint8Array>()));
   byProjection.set(projection.key, bytes);
   return bytes;
 }

@@ -50,8 +50,8 @@ export function parseOpMsg(message: Buffer): OpMsgRequest {
   if (!command) throw new FramingError('OP_MSG without a body section');
   // A document sequence is semantically the array field of the same name in the body.
   for (const [identifier, docs] of sequences) {
-    const existing = command[identifier];
-    command[identifier] = Array.isArray(existing) ? [...existing, ...docs] : docs;
+    const existing: unknown = command[identifier];
+    command[identifier] = Array.isArray(existing) ? [...(existing as unknown[]), ...docs] : docs;
   }
   return { command, moreToCome: (flags & MORE_TO_COME) !== 0 };
 }

@@ -116,7 +116,8 @@ async function withEngine<T>(
       // Our own shadow database rather than the adapter's: its clean-up drops the database
       // before closing the connections to it, which PostgreSQL refuses.
       const name = `prisma_shadow_${randomUUID().replaceAll('-', '')}`;
-      await pool.query(`CREATE DATABASE "${name}"`);
+      // Typed as the base Pool: the override below only renames column types of its results.
+      await (pool as pg.Pool).query(`CREATE DATABASE "${name}"`);
       const shadowPool = new IntrospectionPool({ ...fields, database: name });
       shadowPool.on('error', () => {});
       const shadow = await withCharColumns(shadowPool);
@@ -124,7 +125,7 @@ async function withEngine<T>(
       shadow.dispose = async () => {
         await release();
         await shadowPool.end();
-        await pool.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await (pool as pg.Pool).query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       };
       return shadow;
     },
