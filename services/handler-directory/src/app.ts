@@ -3,13 +3,16 @@ import {
   errorEnvelope,
   germanValidation,
   healthRoutes,
+  normalizeInput,
   rejectNul,
   requestLog,
+  routeAuth,
   securityDefaults,
   setPasswordThreadNiceness,
   serverOptions,
   useStrictValidation,
 } from '@dogshop/service-kit';
+import { directorySchemas } from '@dogshop/contracts/handler-directory';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DirectoryConfig } from './config.js';
@@ -101,6 +104,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
       { name: 'Export', description: 'All handlers as JSON or CSV' },
       { name: 'Operations', description: 'Health and readiness' },
     ],
+    schemas: directorySchemas,
   });
   await app.register(database, { uri: config.mongodbUri, dbName: config.mongodbDbName });
   await app.register(auth, {
@@ -110,6 +114,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
     accountLoginMaxFailures: config.accountLoginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
   });
+  await app.register(normalizeInput);
   await app.register(rejectNul, { message: MESSAGES.containsNul });
   await app.register(healthRoutes, {
     isReady: async () => {
@@ -117,6 +122,11 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
       return true;
     },
   });
-  await app.register(routes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
+  // Every API route declares `config.auth` (and `personal`): routeAuth checks and documents it, in
+  // the routes' own scope (health and docs declare theirs above).
+  await app.register(async (api) => {
+    await api.register(routeAuth, { schemes: app.authSchemes });
+    await api.register(routes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
+  });
   return app;
 }

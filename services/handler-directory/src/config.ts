@@ -9,7 +9,7 @@ import {
   seedDemoDefault,
 } from '@dogshop/service-kit';
 import { Type, type Static } from 'typebox';
-import { ADMIN_PASSWORD_LIMITS, USERNAME_PATTERN } from './domain/admin-account.js';
+import { PASSWORD_LIMITS, USERNAME_PATTERN } from './modules/accounts/rules.js';
 
 /** The service's package folder (src/ and dist/ both sit one level below it). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,7 +19,7 @@ export const EnvSchema = Type.Object({
   ...commonEnv({ port: 3001, jwtTtl: '8h', dataDir: path.join(PACKAGE_ROOT, '.data') }),
   MONGODB_URI: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://' })),
   ADMIN_USERNAME: Type.String({ pattern: USERNAME_PATTERN, default: 'admin' }),
-  ADMIN_PASSWORD: Type.Optional(Type.String(ADMIN_PASSWORD_LIMITS)),
+  ADMIN_PASSWORD: Type.Optional(Type.String(PASSWORD_LIMITS)),
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
 });
 export type Env = Static<typeof EnvSchema>;

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { DirectoryConfig } from './config.js';
 import {
-  countAdmins,
-  createAdmin,
-  findAdminByUsername,
+  countAccounts,
+  createAccount,
+  findAccountByUsername,
   randomPassword,
-} from './services/admins.js';
-import { seedDemoDirectory } from './services/demo-directory.js';
+} from './modules/accounts/service.js';
+import { seedDemoDirectory } from './modules/handlers/service.js';
 
 /**
  * Start-up chores: load the demo directory into an empty one (unless SEED_DEMO=false), create the
@@ -18,18 +18,23 @@ export async function prepareFirstStart(
   app: FastifyInstance,
   config: Pick<DirectoryConfig, 'seedDemo' | 'adminUsername' | 'adminPassword' | 'env'>,
 ): Promise<void> {
-  if (config.seedDemo && (await app.db.handlers.countDocuments({})) === 0) {
+  if (config.seedDemo) {
     const count = await seedDemoDirectory(app.db);
-    app.log.info({ handlers: count }, 'loaded the demo directory into the empty database');
+    if (count > 0) {
+      app.log.info({ handlers: count }, 'loaded the demo directory into the empty database');
+    }
   }
   if (config.adminPassword) {
-    if (!(await findAdminByUsername(app.db, config.adminUsername))) {
-      await createAdmin(app.db, { username: config.adminUsername, password: config.adminPassword });
+    if (!(await findAccountByUsername(app.db, config.adminUsername))) {
+      await createAccount(app.db, {
+        username: config.adminUsername,
+        password: config.adminPassword,
+      });
       app.log.info({ admin: config.adminUsername }, 'created the ADMIN_USERNAME administrator');
     }
     return;
   }
-  if ((await countAdmins(app.db)) > 0) return;
+  if ((await countAccounts(app.db)) > 0) return;
   if (config.env === 'production') {
     app.log.warn(
       'no administrator accounts: set ADMIN_USERNAME/ADMIN_PASSWORD or run `admin:create`',
@@ -37,7 +42,7 @@ export async function prepareFirstStart(
     return;
   }
   const password = randomPassword();
-  await createAdmin(app.db, { username: config.adminUsername, password });
+  await createAccount(app.db, { username: config.adminUsername, password });
   // Printed on stdout (not the redacted log) because this is the only time it can be seen.
   console.log(
     `\nDevelopment administrator (password shown once): ${config.adminUsername} / ${password}\n` +

@@ -3,25 +3,29 @@
 import { assertPortFree, exitOnStartupFailure, runServer } from '@dogshop/service-kit';
 import { buildApp } from './app.js';
 import { readConfig } from './config.js';
-import { openMongoTarget } from './db/mongo-target.js';
+import { openDatabase } from './db/open-database.js';
 import { prepareFirstStart } from './first-start.js';
 
 async function main(): Promise<void> {
   const config = readConfig();
   await assertPortFree({ port: config.port, host: config.host, variable: 'PORT' });
-  const mongo = await openMongoTarget({
+  const database = await openDatabase({
     uri: config.mongodbUri,
     waitMs: config.databaseWaitMs,
     dataDir: config.dataDir,
     log: (line) => console.error(line),
   });
   try {
-    const app = await buildApp({ ...config, mongodbUri: mongo.uri });
-    app.log.info({ mongodb: mongo.kind }, `using ${mongo.description}`);
+    const app = await buildApp({ ...config, mongodbUri: database.url });
+    app.log.info({ embedded: database.embedded }, `using ${database.description}`);
     await prepareFirstStart(app, config);
-    await runServer(app, { port: config.port, host: config.host, onClosed: mongo.close });
+    await runServer(app, {
+      port: config.port,
+      host: config.host,
+      onClosed: () => database.close(),
+    });
   } catch (error) {
-    await mongo.close();
+    await database.close();
     throw error;
   }
 }

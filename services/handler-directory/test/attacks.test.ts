@@ -52,7 +52,7 @@ import { parseString } from 'fast-csv';
 import { buildApp } from '../src/app.js';
 import { MESSAGES } from '../src/messages.js';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../src/plugins/auth.js';
-import { createAdmin } from '../src/services/admins.js';
+import { createAccount } from '../src/modules/accounts/service.js';
 import { ADMIN, TEST_JWT_SECRET, createTestApp, testConfig, type TestApp } from './support/app.js';
 import { expectDirectoryError } from './support/contract.js';
 import { createHandler } from './support/handlers.js';
@@ -338,11 +338,11 @@ describe('API4: resource consumption', () => {
     const app = await buildApp(testConfig({ mongodbUri: `${server.uri}/outage` }));
     try {
       await app.ready();
-      const admin = await createAdmin(app.db, {
+      const admin = await createAccount(app.db, {
         username: 'outage.admin',
         password: 'outage-password-1',
       });
-      const token = app.signAdminToken(admin);
+      const token = app.signAccountToken(admin);
       const created = await app.inject({
         method: 'POST',
         url: '/api/users',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LoginResponseSchema } from '@dogshop/contracts/handler-directory';
-import { createAdmin, disableAdmin } from '../src/services/admins.js';
+import { createAccount, disableAccount } from '../src/modules/accounts/service.js';
 import { ADMIN, createTestApp, TEST_JWT_SECRET, VIEWER, type TestApp } from './support/app.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
 import { createHandler } from './support/handlers.js';
@@ -76,8 +76,8 @@ describe('POST /api/auth/login', () => {
   });
 
   it('refuses a disabled account with the same 401', async () => {
-    await createAdmin(t.app.db, { username: 'gesperrt', password: 'gesperrt-password-1' });
-    await disableAdmin(t.app.db, 'gesperrt');
+    await createAccount(t.app.db, { username: 'gesperrt', password: 'gesperrt-password-1' });
+    await disableAccount(t.app.db, 'gesperrt');
     expectDirectoryError(
       await login({ username: 'gesperrt', password: 'gesperrt-password-1' }),
       401,
@@ -299,10 +299,10 @@ describe('bearer tokens', () => {
   });
 
   it('ends the still-unexpired tokens of a disabled account at once', async () => {
-    await createAdmin(t.app.db, { username: 'bald.gesperrt', password: 'bald-gesperrt-123' });
+    await createAccount(t.app.db, { username: 'bald.gesperrt', password: 'bald-gesperrt-123' });
     const token = await t.login('bald.gesperrt', 'bald-gesperrt-123');
     expect((await listWith(token)).statusCode).toBe(200);
-    await disableAdmin(t.app.db, 'bald.gesperrt');
+    await disableAccount(t.app.db, 'bald.gesperrt');
     expectDirectoryError(
       await listWith(token),
       401,
@@ -311,7 +311,7 @@ describe('bearer tokens', () => {
   });
 
   it('ends the tokens of a deleted account', async () => {
-    const gone = await createAdmin(t.app.db, {
+    const gone = await createAccount(t.app.db, {
       username: 'geloescht',
       password: 'geloescht-pass-123',
     });

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EXPORT_CSV_COLUMNS, type Handler } from '@dogshop/contracts/handler-directory';
 import ExcelJS from 'exceljs';
-import { exportXlsx } from '../src/services/xlsx-export.js';
+import { exportXlsx } from '../src/modules/handlers/export-xlsx.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectDirectoryError } from './support/contract.js';
 import { testMongoUri, withDatabase } from './support/database.js';

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { prepareFirstStart } from '../src/first-start.js';
-import { listAdmins } from '../src/services/admins.js';
-import { DEMO_HANDLERS } from '../src/services/demo-directory.js';
+import { listAccounts } from '../src/modules/accounts/service.js';
+import { DEMO_HANDLERS } from '../src/modules/handlers/demo-directory.js';
 import { testConfig } from './support/app.js';
 
 let app: FastifyInstance;
@@ -60,7 +60,7 @@ describe('prepareFirstStart', () => {
       adminUsername: 'chefin',
       adminPassword: 'other-password-456',
     });
-    expect((await listAdmins(app.db)).map((a) => [a.username, a.role])).toEqual([
+    expect((await listAccounts(app.db)).map((a) => [a.username, a.role])).toEqual([
       ['chefin', 'admin'],
     ]);
     expect((await login('chefin', 'first-password-123')).statusCode).toBe(200);
@@ -79,7 +79,7 @@ describe('prepareFirstStart', () => {
 
   it('in production creates no account without ADMIN_PASSWORD', async () => {
     await prepareFirstStart(app, { ...base, env: 'production' });
-    expect(await listAdmins(app.db)).toEqual([]);
+    expect(await listAccounts(app.db)).toEqual([]);
     expect(printed).toEqual([]);
   });
 });

@@ -1,5 +1,9 @@
+// The handlers resource: the dog handlers of the directory (the API calls them `users`), their
+// schemas and the documentation of every operation on them: the public list, the administrator
+// area under /api/users and the export.
 import { Type, type Static } from 'typebox';
-import { SuccessMessageSchema } from '../common.js';
+import { SuccessMessageSchema, documented } from '../common.js';
+import { directoryErrors, handlerNotFound } from './errors.js';
 import { DateTime, ObjectIdString } from './shared.js';
 
 export const Latitude = (description = 'Degrees north (WGS 84)', examples?: number[]) =>
@@ -10,7 +14,7 @@ export const Longitude = (description = 'Degrees east (WGS 84)', examples?: numb
 /** GPS position of a handler; both coordinates are required when a position is given. */
 export const GpsSchema = Type.Object(
   { lat: Latitude(), lng: Longitude() },
-  { title: 'Gps', additionalProperties: false },
+  { $id: 'Gps', title: 'Gps', additionalProperties: false },
 );
 export type Gps = Static<typeof GpsSchema>;
 
@@ -26,7 +30,7 @@ export const HandlerSchema = Type.Object(
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
-  { title: 'Handler', additionalProperties: false },
+  { $id: 'Handler', title: 'Handler', additionalProperties: false },
 );
 export type Handler = Static<typeof HandlerSchema>;
 
@@ -38,7 +42,7 @@ export const PublicHandlerSchema = Type.Object(
       Type.Number({ minimum: 0, description: 'Great-circle distance from lat/lng, one decimal' }),
     ),
   },
-  { title: 'PublicHandler', additionalProperties: false },
+  { $id: 'PublicHandler', title: 'PublicHandler', additionalProperties: false },
 );
 export type PublicHandler = Static<typeof PublicHandlerSchema>;
 
@@ -61,6 +65,9 @@ const TypeCode = Type.Union([Type.String({ maxLength: 50 }), Type.Null()], {
 const Available = (options: { default?: boolean } = {}) =>
   Type.Boolean({ description: 'Listed publicly when true', ...options });
 const OptionalGps = Type.Union([GpsSchema, Type.Null()], { description: 'null means no position' });
+
+// Request bodies carry no `$id`: the documents write them inline, with the operation's examples
+// (the schemas nested in them, such as Gps, are referenced).
 
 /** Read-only fields (`_id`, `createdAt`, `updatedAt`, `__v`) sent back are ignored, not refused. */
 export const CreateHandlerBodySchema = Type.Object(
@@ -132,17 +139,26 @@ export type PublicHandlerListQuery = Static<typeof PublicHandlerListQuerySchema>
 
 export const HandlerResponseSchema = Type.Object(
   { success: Type.Literal(true), data: HandlerSchema },
-  { title: 'HandlerResponse', additionalProperties: false },
+  { $id: 'HandlerResponse', title: 'HandlerResponse', additionalProperties: false },
 );
 export const HandlerListResponseSchema = Type.Object(
   { success: Type.Literal(true), data: Type.Array(HandlerSchema) },
-  { title: 'HandlerListResponse', additionalProperties: false },
+  { $id: 'HandlerListResponse', title: 'HandlerListResponse', additionalProperties: false },
 );
 export const PublicHandlerListResponseSchema = Type.Object(
   { success: Type.Literal(true), data: Type.Array(PublicHandlerSchema) },
-  { title: 'PublicHandlerListResponse', additionalProperties: false },
+  {
+    $id: 'PublicHandlerListResponse',
+    title: 'PublicHandlerListResponse',
+    additionalProperties: false,
+  },
 );
-export const DeleteHandlerResponseSchema = SuccessMessageSchema;
+/** `{success: true, message}`, named for the OpenAPI components (common.ts's has no `$id`). */
+export const DeleteHandlerResponseSchema = Type.Object(SuccessMessageSchema.properties, {
+  $id: 'SuccessMessage',
+  title: 'SuccessMessage',
+  additionalProperties: false,
+});
 
 export const ExportFormatSchema = Type.Union(
   [Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')],
@@ -182,6 +198,10 @@ export const EXPORT_CSV_COLUMNS = [
   'updatedAt',
 ] as const;
 
+/** Media type of the XLSX export. */
+export const XLSX_CONTENT_TYPE =
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 export const ExportJsonResponseSchema = Type.Object(
   {
     success: Type.Literal(true),
@@ -189,6 +209,215 @@ export const ExportJsonResponseSchema = Type.Object(
     count: Type.Integer({ minimum: 0 }),
     data: Type.Array(HandlerSchema),
   },
-  { title: 'HandlerExport', additionalProperties: false },
+  { $id: 'HandlerExport', title: 'HandlerExport', additionalProperties: false },
 );
 export type ExportJsonResponse = Static<typeof ExportJsonResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Examples (typed against the schemas, so an example that no longer fits fails the build)
+
+const handlerExample: Handler = {
+  _id: '665f1c2ab4d3e8a1c2f0b123',
+  name: 'Anna Bergmann',
+  address: 'Am Forsthaus 5, 29614 Soltau',
+  phone: '+49 5191 987654',
+  type: 'SW',
+  available: true,
+  gps: { lat: 52.9866, lng: 9.8429 },
+  createdAt: '2026-02-11T07:45:00.000Z',
+  updatedAt: '2026-03-02T16:10:27.000Z',
+};
+
+const otherHandlerExample: Handler = {
+  _id: '665f1c2ab4d3e8a1c2f0b124',
+  name: 'Jörg Östermann',
+  phone: '+49 171 2345678',
+  available: false,
+  createdAt: '2026-02-12T10:00:00.000Z',
+  updatedAt: '2026-02-12T10:00:00.000Z',
+};
+
+const { _id, createdAt: _created, updatedAt: _updated, ...createHandlerExample } = handlerExample;
+const { address: _address, ...handlerWithoutAddress } = handlerExample;
+
+const handlerResponse = (description: string, data = handlerExample) =>
+  documented(HandlerResponseSchema, { description, examples: [{ success: true, data }] });
+
+const CSV_EXAMPLE =
+  '\ufeffid,name,address,phone,type,available,lat,lng,createdAt,updatedAt\r\n' +
+  '665f1c2ab4d3e8a1c2f0b123,Anna Bergmann,"Am Forsthaus 5, 29614 Soltau",+49 5191 987654,SW,true,52.9866,9.8429,2026-02-11T07:45:00.000Z,2026-03-02T16:10:27.000Z\r\n';
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+export const listAvailableHandlersOperation = {
+  tags: ['Public'],
+  operationId: 'listAvailableHandlers',
+  summary: 'Available handlers, by name or nearest first',
+  description:
+    'Only handlers with `available: true`, ordered by name. With `lat` and `lng` (both or neither): only those with a GPS position, nearest first by great-circle distance, each with `distance_km`; `radius_km` limits the distance.',
+  querystring: PublicHandlerListQuerySchema,
+  response: {
+    200: documented(PublicHandlerListResponseSchema, {
+      description: 'The available handlers (nearest first when lat/lng are given)',
+      examples: [{ success: true, data: [{ ...handlerExample, distance_km: 245.3 }] }],
+    }),
+    ...directoryErrors([400, 'Ungültige Anfrage: lat und lng nur gemeinsam angeben'], 429),
+  },
+};
+
+export const listHandlersOperation = {
+  tags: ['Handlers'],
+  operationId: 'listHandlers',
+  summary: 'All handlers, available or not, by name',
+  description:
+    'Every handler, ordered by name (German collation: case-insensitive, umlauts with their base letter). Admin or viewer.',
+  response: {
+    200: documented(HandlerListResponseSchema, {
+      description: 'All handlers',
+      examples: [{ success: true, data: [handlerExample, otherHandlerExample] }],
+    }),
+    ...directoryErrors(401, 429),
+  },
+};
+
+export const getHandlerOperation = {
+  tags: ['Handlers'],
+  operationId: 'getHandler',
+  summary: 'One handler',
+  description: 'The handler with this `_id`, available or not. Admin or viewer.',
+  params: HandlerIdParamsSchema,
+  response: {
+    200: handlerResponse('The handler'),
+    ...directoryErrors(401, handlerNotFound, 429),
+  },
+};
+
+export const createHandlerOperation = {
+  tags: ['Handlers'],
+  operationId: 'createHandler',
+  summary: 'Create a handler',
+  description:
+    '`name` and `phone` are required; `available` defaults to true. Unknown fields are 400; read-only fields (`_id`, `createdAt`, `updatedAt`, `__v`) are ignored.',
+  body: documented(CreateHandlerBodySchema, { examples: [createHandlerExample] }),
+  response: {
+    201: handlerResponse('The handler was created'),
+    ...directoryErrors(400, 401, 403, 413, 415, 429),
+  },
+};
+
+export const updateHandlerOperation = {
+  tags: ['Handlers'],
+  operationId: 'updateHandler',
+  summary: 'Change some fields of a handler',
+  description:
+    'Only the fields given change; `null` removes `address`, `type` or `gps`. Read-only fields are ignored.',
+  params: HandlerIdParamsSchema,
+  body: documented(UpdateHandlerBodySchema, {
+    examples: [{ phone: '+49 5191 123123', address: null }],
+  }),
+  response: {
+    200: handlerResponse('The changed handler', {
+      ...handlerWithoutAddress,
+      phone: '+49 5191 123123',
+      updatedAt: '2026-03-21T08:00:00.000Z',
+    }),
+    ...directoryErrors(400, 401, 403, handlerNotFound, 413, 415, 429),
+  },
+};
+
+export const deleteHandlerOperation = {
+  tags: ['Handlers'],
+  operationId: 'deleteHandler',
+  summary: 'Delete a handler',
+  description: 'Removes the handler for good. Admin only.',
+  params: HandlerIdParamsSchema,
+  response: {
+    200: documented(DeleteHandlerResponseSchema, {
+      description: 'The handler was deleted',
+      examples: [{ success: true, message: 'Benutzer wurde gelöscht' }],
+    }),
+    ...directoryErrors(401, 403, handlerNotFound, 429),
+  },
+};
+
+export const setHandlerAvailabilityOperation = {
+  tags: ['Handlers'],
+  operationId: 'setHandlerAvailability',
+  summary: 'Set availability (moves the handler in or out of the public list)',
+  description:
+    '`available: false` takes the handler out of the public list, `true` puts it back. Admin only.',
+  params: HandlerIdParamsSchema,
+  body: documented(AvailabilityBodySchema, { examples: [{ available: false }] }),
+  response: {
+    200: handlerResponse('The changed handler', { ...handlerExample, available: false }),
+    ...directoryErrors(400, 401, 403, handlerNotFound, 415, 429),
+  },
+};
+
+export const setHandlerGpsOperation = {
+  tags: ['Handlers'],
+  operationId: 'setHandlerGps',
+  summary: 'Set the GPS position',
+  description:
+    'Both `lat` (−90..90) and `lng` (−180..180) are required; the position is used by the nearest search of the public list. Admin only.',
+  params: HandlerIdParamsSchema,
+  body: documented(GpsBodySchema, { examples: [{ lat: 53.0793, lng: 8.8017 }] }),
+  response: {
+    200: handlerResponse('The changed handler', {
+      ...handlerExample,
+      gps: { lat: 53.0793, lng: 8.8017 },
+    }),
+    ...directoryErrors(
+      [400, 'Ungültige Anfrage: body.lat muss <= 90 sein'],
+      401,
+      403,
+      handlerNotFound,
+      415,
+      429,
+    ),
+  },
+};
+
+export const exportHandlersOperation = {
+  tags: ['Export'],
+  operationId: 'exportHandlers',
+  summary: 'All handlers as JSON, or as a CSV or XLSX download',
+  description:
+    `\`format=json\` (default): \`{success, exportedAt, count, data}\`. \`format=csv\`: UTF-8 with byte-order mark, columns \`${EXPORT_CSV_COLUMNS.join(',')}\`, RFC 4180 quoting, ` +
+    "`delimiter=semicolon` optional; text cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` against formula injection. " +
+    '`format=xlsx`: an Excel workbook with the same columns and header row, typed cells (text as text, never a formula, so no prefix; coordinates as numbers; `available` as a boolean; timestamps as UTC date-times; missing values empty); `delimiter` is ignored. ' +
+    'All formats stream: memory stays flat for any directory size.',
+  querystring: ExportQuerySchema,
+  response: {
+    200: {
+      description:
+        'The export: JSON, or with `format=csv` / `format=xlsx` a download (`Content-Disposition: attachment; filename="handlers-YYYY-MM-DD.csv"` or `.xlsx`)',
+      content: {
+        'application/json': {
+          schema: ExportJsonResponseSchema,
+          example: {
+            success: true,
+            exportedAt: '2026-03-20T12:00:00.000Z',
+            data: [handlerExample],
+            count: 1,
+          } satisfies ExportJsonResponse,
+        },
+        'text/csv': { schema: { type: 'string' }, example: CSV_EXAMPLE },
+        [XLSX_CONTENT_TYPE]: {
+          schema: {
+            type: 'string',
+            format: 'binary',
+            description:
+              'Office Open XML workbook, sheet "Hundeführer" (beyond Excel\'s 1,048,575 rows a sheet, continued on "Hundeführer 2", …)',
+          },
+        },
+      },
+    },
+    ...directoryErrors(
+      [400, 'Ungültige Anfrage: querystring.format muss gleich der Konstanten sein'],
+      401,
+      429,
+    ),
+  },
+};

@@ -3,9 +3,14 @@
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.js';
 import { openDirectoryDb, type DirectoryDb } from '../db/connection.js';
-import { openMongoTarget } from '../db/mongo-target.js';
-import { isAdminRole } from '../domain/admin-account.js';
-import { AdminAccountError, createAdmin, disableAdmin, listAdmins } from '../services/admins.js';
+import { openDatabase } from '../db/open-database.js';
+import { isAccountRole } from '../modules/accounts/rules.js';
+import {
+  AccountError,
+  createAccount,
+  disableAccount,
+  listAccounts,
+} from '../modules/accounts/service.js';
 
 const USAGE = `usage: handler-directory <command>
   admin:create <username> [--role admin|viewer]  create an account (password: prompt, stdin or ADMIN_PASSWORD)
@@ -31,22 +36,22 @@ const commands: Record<string, Command> = {
     });
     const username = positionals[0];
     if (!username) return usageError(io, 'admin:create needs a username');
-    if (!isAdminRole(values.role)) return usageError(io, `unknown role: ${values.role}`);
+    if (!isAccountRole(values.role)) return usageError(io, `unknown role: ${values.role}`);
     const password = await io.readPassword();
     try {
-      const admin = await createAdmin(await db(), { username, password, role: values.role });
-      io.out(`created ${admin.role} "${admin.username}" (${admin.id})`);
+      const account = await createAccount(await db(), { username, password, role: values.role });
+      io.out(`created ${account.role} "${account.username}" (${account.id})`);
       return 0;
     } catch (error) {
-      if (!(error instanceof AdminAccountError)) throw error;
+      if (!(error instanceof AccountError)) throw error;
       io.err(`admin:create: ${error.message}`);
       return 1;
     }
   },
   'admin:list': async (_args, db, io) => {
-    const admins = await listAdmins(await db());
-    if (admins.length === 0) io.out('no accounts');
-    for (const a of admins) {
+    const accounts = await listAccounts(await db());
+    if (accounts.length === 0) io.out('no accounts');
+    for (const a of accounts) {
       const state = a.disabledAt ? `disabled ${a.disabledAt.toISOString()}` : 'active';
       io.out(`${a.username}\t${a.role}\t${state}\tcreated ${a.createdAt.toISOString()}\t${a.id}`);
     }
@@ -55,7 +60,7 @@ const commands: Record<string, Command> = {
   'admin:disable': async (args, db, io) => {
     const username = args[0];
     if (!username) return usageError(io, 'admin:disable needs a username');
-    if (!(await disableAdmin(await db(), username))) {
+    if (!(await disableAccount(await db(), username))) {
       io.err(`no account "${username}"`);
       return 1;
     }
@@ -82,7 +87,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
   const command = name ? commands[name] : undefined;
   if (!command) return usageError(io, name ? `unknown command: ${name}` : 'no command given');
   const config = readConfig(env);
-  const mongo = await openMongoTarget({
+  const database = await openDatabase({
     uri: config.mongodbUri,
     waitMs: config.databaseWaitMs,
     dataDir: config.dataDir,
@@ -91,9 +96,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
   });
   let db: DirectoryDb | undefined;
   try {
-    return await command(args, async () => (db ??= await openDirectoryDb(mongo.uri)), io);
+    return await command(args, async () => (db ??= await openDirectoryDb(database.url)), io);
   } finally {
     await db?.close();
-    await mongo.close();
+    await database.close();
   }
 }

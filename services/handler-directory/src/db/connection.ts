@@ -1,5 +1,5 @@
 import mongoose, { type Connection, type mongo } from 'mongoose';
-import { registerAdminModel, type AdminModel } from './admin-model.js';
+import { registerAccountModel, type AccountModel } from './account-model.js';
 import { registerHandlerModel, type HandlerModel, type HandlerRecord } from './handler-model.js';
 
 // Defence in depth against operator injection: request bodies are already validated as closed
@@ -18,7 +18,8 @@ export interface DirectoryDb {
    * wait in Mongoose's command buffer, so an outage still fails fast (503).
    */
   handlerRecords: mongo.Collection<HandlerRecord>;
-  admins: AdminModel;
+  /** The administrator accounts (collection `admins`). */
+  admins: AccountModel;
   /** Resolves when the server answers a ping. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -57,7 +58,7 @@ export async function openDirectoryDb(
   });
   await connection.asPromise();
   const handlers = registerHandlerModel(connection);
-  const admins = registerAdminModel(connection);
+  const admins = registerAccountModel(connection);
   try {
     await Promise.all([handlers.init(), admins.init()]);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
-import { nameSortKey } from '../domain/name-sort.js';
+import { nameSortKey } from '../modules/handlers/name-sort.js';
 
 export interface HandlerRecord {
   _id: Types.ObjectId;

@@ -1,47 +1,48 @@
-import jwt from '@fastify/jwt';
-import { forbidden, LoginLimiter, unauthorized } from '@dogshop/service-kit';
+import {
+  LoginLimiter,
+  bearerTokens,
+  forbidden,
+  unauthorized,
+  type AuthScheme,
+} from '@dogshop/service-kit';
+// The claims of the directory's tokens are declared on @fastify/jwt's types (registered by bearerTokens).
+import type {} from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { mayWrite, type AdminRole } from '../domain/admin-account.js';
 import { MESSAGES } from '../messages.js';
-import { findActiveAdmin, type AdminInfo } from '../services/admins.js';
+import { findActiveAccount, type Account } from '../modules/accounts/service.js';
+import { mayWrite, type AccountRole } from '../modules/accounts/rules.js';
 
 export const JWT_ISSUER = 'dogshop-handler-directory';
 export const JWT_AUDIENCE = 'dogshop-handler-directory-admins';
 
-/** Clock difference between servers that a token's `iat` may be ahead by. */
-const CLOCK_SKEW_S = 60;
-
-/** A token claiming to be issued later than now (plus skew) was not issued by us: refused. */
-const issuedInTheFuture = (iat: unknown) =>
-  iat !== undefined &&
-  !(typeof iat === 'number' && iat <= Math.floor(Date.now() / 1000) + CLOCK_SKEW_S);
-
-export interface AdminClaims {
+export interface AccountClaims {
   sub: string;
   username: string;
-  role: AdminRole;
+  role: AccountRole;
 }
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: AdminClaims;
-    user: AdminClaims & { iat: number; exp: number };
+    payload: AccountClaims;
+    user: AccountClaims & { iat: number; exp: number };
   }
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook: a valid bearer token of an existing, enabled account, else 401. */
-    requireAccount: (request: FastifyRequest) => Promise<void>;
-    /** onRequest hook after requireAccount: the account may change the directory, else 403. */
-    requireWriteAccess: (request: FastifyRequest) => Promise<void>;
-    signAdminToken: (admin: Pick<AdminInfo, 'id' | 'username' | 'role'>) => string;
+    /**
+     * The directory's auth schemes for `routeAuth`: `account` (a bearer token of an existing,
+     * enabled account) and `admin` (the same, and the account may change the directory).
+     */
+    authSchemes: Record<'account' | 'admin', AuthScheme>;
+    signAccountToken: (account: Pick<Account, 'id' | 'username' | 'role'>) => string;
     /** Failed logins per client address + username and per username (LoginLimiter). */
     loginLimiter: LoginLimiter;
   }
   interface FastifyRequest {
-    account: AdminInfo | null;
+    /** Set by the `account` and `admin` schemes; null on other routes. */
+    account: Account | null;
   }
 }
 
@@ -55,25 +56,40 @@ export interface AuthOptions {
 }
 
 /**
- * Bearer tokens are HS256 only (`none` and every other algorithm are refused) with a fixed issuer
- * and audience that are checked. The account is looked up on every request, so deleting or
- * disabling it ends its tokens at once, and its current role (not the one in the token) decides.
+ * The two schemes routes name in `config.auth`. Bearer tokens are HS256 only, with a fixed issuer
+ * and audience (service-kit's bearerTokens). The account is looked up on every request, so
+ * deleting or disabling it ends its tokens at once, and its current role (not the one in the
+ * token) decides. Also signs tokens and keeps the login limiter.
  */
 export const auth = fp<AuthOptions>(
   async (app: FastifyInstance, opts) => {
-    await app.register(jwt, {
+    await app.register(bearerTokens, {
       secret: opts.secret,
-      sign: { algorithm: 'HS256', iss: JWT_ISSUER, aud: JWT_AUDIENCE, expiresIn: opts.ttl },
-      verify: {
-        algorithms: ['HS256'],
-        allowedIss: JWT_ISSUER,
-        allowedAud: JWT_AUDIENCE,
-        // allowedIss/allowedAud only check claims that are present; a token without them is refused.
-        requiredClaims: ['iss', 'aud', 'sub', 'exp'],
-      },
+      ttl: opts.ttl,
+      issuer: JWT_ISSUER,
+      audience: JWT_AUDIENCE,
+      messages: { missing: MESSAGES.tokenMissing, invalid: MESSAGES.tokenInvalid },
+    });
+    app.decorateRequest('account', null);
+
+    const account = async (request: FastifyRequest) => {
+      const claims = await app.verifyBearerToken(request);
+      const found = await findActiveAccount(app.db, claims.sub);
+      if (!found) throw unauthorized(MESSAGES.accountInactive);
+      request.account = found;
+    };
+
+    const admin = async (request: FastifyRequest) => {
+      await account(request);
+      if (!request.account || !mayWrite(request.account.role)) throw forbidden(MESSAGES.forbidden);
+    };
+
+    const security = [{ BearerAuth: [] }];
+    app.decorate('authSchemes', {
+      account: { check: account, security },
+      admin: { check: admin, security },
     });
 
-    app.decorateRequest('account', null);
     app.decorate(
       'loginLimiter',
       new LoginLimiter({
@@ -84,27 +100,8 @@ export const auth = fp<AuthOptions>(
       }),
     );
 
-    app.decorate('requireAccount', async (request: FastifyRequest) => {
-      if (!request.headers.authorization) throw unauthorized(MESSAGES.tokenMissing);
-      let claims: AdminClaims & { iat?: unknown };
-      try {
-        claims = await request.jwtVerify<AdminClaims & { iat?: unknown }>();
-      } catch {
-        throw unauthorized(MESSAGES.tokenInvalid);
-      }
-      if (issuedInTheFuture(claims.iat)) throw unauthorized(MESSAGES.tokenInvalid);
-      const account =
-        typeof claims.sub === 'string' ? await findActiveAdmin(app.db, claims.sub) : null;
-      if (!account) throw unauthorized(MESSAGES.accountInactive);
-      request.account = account;
-    });
-
-    app.decorate('requireWriteAccess', async (request: FastifyRequest) => {
-      if (!request.account || !mayWrite(request.account.role)) throw forbidden(MESSAGES.forbidden);
-    });
-
-    app.decorate('signAdminToken', (admin: Pick<AdminInfo, 'id' | 'username' | 'role'>) =>
-      app.jwt.sign({ sub: admin.id, username: admin.username, role: admin.role }),
+    app.decorate('signAccountToken', (signed: Pick<Account, 'id' | 'username' | 'role'>) =>
+      app.jwt.sign({ sub: signed.id, username: signed.username, role: signed.role }),
     );
   },
   { name: 'auth', dependencies: ['database'] },

@@ -1,37 +1,19 @@
-import { privateNoStore } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authRoutes } from './auth/index.js';
-import { publicRoutes } from './public/index.js';
-import { userExportRoutes } from './users/export.js';
-import { userReadRoutes, userWriteRoutes } from './users/index.js';
+import { accountRoutes, type AccountRouteOptions } from './accounts/index.js';
+import { handlerRoutes } from './handlers/index.js';
 
-export interface RouteOptions {
-  authRateLimitPerMinute: number;
-}
+export type RouteOptions = AccountRouteOptions;
 
 /**
- * Everything sits under /api. The public list and login need no token; the /users subtree needs
- * a logged-in account, and its writing operations the `admin` role. Both checks run before the
- * body is read, so an unauthorised caller learns nothing from validation errors. Login (a token)
- * and the /users subtree (personal data) answer `Cache-Control: private, no-store`, errors too.
+ * Every resource's routes, under /api. Each route declares its auth (`config.auth`: `account`,
+ * `admin` or `none`) and whether its answers are personal (`Cache-Control: private, no-store`);
+ * service-kit's `routeAuth`, registered just before this, enforces and documents both.
  */
 export const routes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, opts) => {
   await app.register(
     async (api) => {
-      await api.register(publicRoutes);
-      await api.register(async (privateScope) => {
-        privateNoStore(privateScope);
-        await privateScope.register(authRoutes, opts);
-        await privateScope.register(async (accountScope) => {
-          accountScope.addHook('onRequest', accountScope.requireAccount);
-          await accountScope.register(userReadRoutes);
-          await accountScope.register(userExportRoutes);
-          await accountScope.register(async (writeScope) => {
-            writeScope.addHook('onRequest', writeScope.requireWriteAccess);
-            await writeScope.register(userWriteRoutes);
-          });
-        });
-      });
+      await api.register(handlerRoutes);
+      await api.register(accountRoutes, opts);
     },
     { prefix: '/api' },
   );

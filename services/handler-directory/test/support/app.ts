@@ -1,6 +1,9 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type DirectoryAppConfig } from '../../src/app.js';
-import { createAdmin, type AdminInfo } from '../../src/services/admins.js';
+import {
+  createAccount,
+  type Account as StoredAccount,
+} from '../../src/modules/accounts/service.js';
 import { testMongoUri, uniqueDbName } from './database.js';
 import { bearer } from './tokens.js';
 
@@ -8,7 +11,7 @@ export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
 export const ADMIN = { username: 'anna.admin', password: 'admin-password-1234' };
 export const VIEWER = { username: 'viktor.viewer', password: 'viewer-password-1234' };
 
-export interface Account extends AdminInfo {
+export interface Account extends StoredAccount {
   token: string;
 }
 
@@ -63,8 +66,8 @@ export async function createTestApp(overrides: Partial<DirectoryAppConfig> = {})
       throw new Error(`login of ${username} failed: ${res.statusCode} ${res.body}`);
     return (res.json() as { token: string }).token;
   };
-  const admin = await createAdmin(app.db, { ...ADMIN, role: 'admin' });
-  const viewer = await createAdmin(app.db, { ...VIEWER, role: 'viewer' });
+  const admin = await createAccount(app.db, { ...ADMIN, role: 'admin' });
+  const viewer = await createAccount(app.db, { ...VIEWER, role: 'viewer' });
   const t: TestApp = {
     app,
     config,

@@ -6,12 +6,9 @@ import { PassThrough, type Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EXPORT_CSV_COLUMNS } from '@dogshop/contracts/handler-directory';
 import ExcelJS from 'exceljs';
-import type { DirectoryDb } from '../db/connection.js';
-import type { HandlerRecord } from '../db/handler-model.js';
-import { handlerBatches } from './handler-export.js';
-
-export const XLSX_CONTENT_TYPE =
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+import type { DirectoryDb } from '../../db/connection.js';
+import type { HandlerRecord } from '../../db/handler-model.js';
+import { handlerBatches } from './repository.js';
 
 /** Excel opens at most 1,048,576 rows a sheet, the header included; more handlers go on to a next sheet. */
 export const XLSX_MAX_ROWS_PER_SHEET = 1_048_575;

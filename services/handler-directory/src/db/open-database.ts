@@ -20,18 +20,21 @@ import { pingMongo } from './connection.js';
 
 export { withoutCredentials };
 
-export type MongoKind = 'configured' | 'mongodb-memory-server' | 'stand-in';
+/** Which embedded MongoDB it is; kept in the data folder's lock and named in `description`. */
+type EmbeddedKind = 'mongodb-memory-server' | 'stand-in';
 
-export interface MongoTarget {
-  uri: string;
-  kind: MongoKind;
-  /** One line for logs: which database this is. */
+/** The database a process uses: the same shape as the shop's (its `src/db/open-database.ts`). */
+export interface OpenedDatabase {
+  url: string;
+  /** Started by this or the running server in its data folder (false: MONGODB_URI). */
+  embedded: boolean;
+  /** One line for logs: which database this is (a configured MongoDB, mongod, or the stand-in). */
   description: string;
   /** Stops what this process started (nothing for a configured or joined database). */
   close(): Promise<void>;
 }
 
-export interface MongoTargetOptions {
+export interface OpenDatabaseOptions {
   /** MONGODB_URI. */
   uri?: string | undefined;
   /** How long to wait for MONGODB_URI to answer before failing (DATABASE_WAIT_SECONDS). */
@@ -46,13 +49,21 @@ export interface MongoTargetOptions {
   log: (line: string) => void;
 }
 
+/** What this process started, before the data folder's lock is added to `close`. */
+interface Started {
+  url: string;
+  kind: EmbeddedKind;
+  description: string;
+  close(): Promise<void>;
+}
+
 /** How long a located mongod may take to start before the stand-in is used instead. */
 const MONGOD_START_TIMEOUT_MS = 10_000;
 export const STAND_IN_FILE = 'mongo-standin.json';
 /** The data folder's lock: which process owns its embedded database, and where it listens. */
 export const LOCK_FILE = 'mongo.lock';
 
-export async function openMongoTarget(opts: MongoTargetOptions): Promise<MongoTarget> {
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDatabase> {
   if (opts.uri) {
     const uri = opts.uri;
     if (opts.waitMs !== undefined) {
@@ -68,22 +79,25 @@ export async function openMongoTarget(opts: MongoTargetOptions): Promise<MongoTa
       });
     }
     return {
-      uri,
-      kind: 'configured',
+      url: uri,
+      embedded: false,
       description: `MongoDB at MONGODB_URI (${withoutCredentials(uri)})`,
       close: async () => {},
     };
   }
-  if (!opts.dataDir) return startEmbedded(undefined, opts.log);
+  if (!opts.dataDir) {
+    const { kind: _kind, ...started } = await startEmbedded(undefined, opts.log);
+    return { ...started, embedded: true };
+  }
 
   const lock = acquireDataDirLock(opts.dataDir, LOCK_FILE);
   if (!lock.acquired) {
     const { pid, uri, kind } = lock.owner;
     if (opts.joinRunning && uri) {
       return {
-        uri,
-        kind: (kind as MongoKind | undefined) ?? 'stand-in',
-        description: `the embedded database of the running server (pid ${pid}) at ${uri}`,
+        url: uri,
+        embedded: true,
+        description: `the embedded database (${kind ?? 'stand-in'}) of the running server (pid ${pid}) at ${uri}`,
         close: async () => {},
       };
     }
@@ -94,13 +108,15 @@ export async function openMongoTarget(opts: MongoTargetOptions): Promise<MongoTa
     );
   }
   try {
-    const target = await startEmbedded(opts.dataDir, opts.log);
-    lock.publish({ uri: target.uri, kind: target.kind });
+    const started = await startEmbedded(opts.dataDir, opts.log);
+    lock.publish({ uri: started.url, kind: started.kind });
     return {
-      ...target,
+      url: started.url,
+      embedded: true,
+      description: started.description,
       close: async () => {
         try {
-          await target.close();
+          await started.close();
         } finally {
           lock.release();
         }
@@ -115,7 +131,7 @@ export async function openMongoTarget(opts: MongoTargetOptions): Promise<MongoTa
 async function startEmbedded(
   dataDir: string | undefined,
   log: (line: string) => void,
-): Promise<MongoTarget> {
+): Promise<Started> {
   const mongod = await startMemoryServer(dataDir, log);
   if (mongod) return mongod;
   const persistPath = dataDir ? path.join(dataDir, STAND_IN_FILE) : undefined;
@@ -124,7 +140,7 @@ async function startEmbedded(
   const { startMongoWireServer } = await import('@dogshop/mongo-wire-server');
   const server = await startMongoWireServer({ ...(persistPath ? { persistPath } : {}), log });
   return {
-    uri: server.uri,
+    url: server.uri,
     kind: 'stand-in',
     description:
       `the MongoDB wire-protocol stand-in at ${server.uri} (development and tests only), ` +
@@ -136,7 +152,7 @@ async function startEmbedded(
 async function startMemoryServer(
   dataDir: string | undefined,
   log: (line: string) => void,
-): Promise<MongoTarget | undefined> {
+): Promise<Started | undefined> {
   const located = await locateMongod();
   if (!located.binary) {
     log(`mongodb-memory-server skipped: ${located.reason}; using the wire-protocol stand-in`);
@@ -155,7 +171,7 @@ async function startMemoryServer(
   try {
     const server = await withTimeout(starting, MONGOD_START_TIMEOUT_MS + 2_000);
     return {
-      uri: server.getUri(),
+      url: server.getUri(),
       kind: 'mongodb-memory-server',
       description: `mongod ${located.binary} via mongodb-memory-server at ${server.getUri()}, ${dbPath ? `data in ${dbPath}` : 'throw-away data'}`,
       close: async () => {

@@ -1,6 +1,4 @@
 import type { CreateHandlerBody } from '@dogshop/contracts/handler-directory';
-import type { DirectoryDb } from '../db/connection.js';
-import { createHandler } from './handlers.js';
 
 /** A small directory to explore the API with: umlauts, positions across Germany, one unavailable. */
 export const DEMO_HANDLERS: CreateHandlerBody[] = [
@@ -66,8 +64,3 @@ export const DEMO_HANDLERS: CreateHandlerBody[] = [
     available: true,
   },
 ];
-
-export async function seedDemoDirectory(db: DirectoryDb): Promise<number> {
-  for (const handler of DEMO_HANDLERS) await createHandler(db, handler);
-  return DEMO_HANDLERS.length;
-}

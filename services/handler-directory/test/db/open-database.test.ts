@@ -5,10 +5,10 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { databaseNameOf, openDirectoryDb } from '../../src/db/connection.js';
 import {
   LOCK_FILE,
-  openMongoTarget,
+  openDatabase,
   STAND_IN_FILE,
   withoutCredentials,
-} from '../../src/db/mongo-target.js';
+} from '../../src/db/open-database.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -28,15 +28,15 @@ describe('which MongoDB the suite runs on', () => {
   });
 });
 
-describe('openMongoTarget', () => {
+describe('openDatabase', () => {
   it('uses MONGODB_URI as given and starts nothing', async () => {
-    const target = await openMongoTarget({
+    const target = await openDatabase({
       uri: 'mongodb://user:secret@db.example:27017/hd',
       log: quiet,
     });
     expect(target).toMatchObject({
-      uri: 'mongodb://user:secret@db.example:27017/hd',
-      kind: 'configured',
+      url: 'mongodb://user:secret@db.example:27017/hd',
+      embedded: false,
     });
     expect(target.description).not.toContain('secret');
     await target.close();
@@ -44,15 +44,16 @@ describe('openMongoTarget', () => {
 
   it('keeps embedded data in the data folder across restarts', async () => {
     const dataDir = tempDir();
-    const first = await openMongoTarget({ dataDir, log: quiet });
-    const db = await openDirectoryDb(first.uri);
+    const first = await openDatabase({ dataDir, log: quiet });
+    const db = await openDirectoryDb(first.url);
     await db.handlers.create({ name: 'Bleibt Bestehen', phone: '1' });
     await db.close();
     await first.close();
-    if (first.kind === 'stand-in') expect(existsSync(path.join(dataDir, STAND_IN_FILE))).toBe(true);
+    if (first.description.includes('stand-in'))
+      expect(existsSync(path.join(dataDir, STAND_IN_FILE))).toBe(true);
 
-    const second = await openMongoTarget({ dataDir, log: quiet });
-    const again = await openDirectoryDb(second.uri);
+    const second = await openDatabase({ dataDir, log: quiet });
+    const again = await openDirectoryDb(second.url);
     expect((await again.handlers.find({}).lean()).map((h) => h.name)).toEqual(['Bleibt Bestehen']);
     await again.close();
     await second.close();
@@ -60,17 +61,17 @@ describe('openMongoTarget', () => {
 
   it('lets one process own a data folder: a second server refuses, a command joins it', async () => {
     const dataDir = tempDir();
-    const owner = await openMongoTarget({ dataDir, log: quiet });
+    const owner = await openDatabase({ dataDir, log: quiet });
     try {
       const lock = JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8'));
-      expect(lock).toMatchObject({ pid: process.pid, uri: owner.uri });
+      expect(lock).toMatchObject({ pid: process.pid, uri: owner.url });
 
-      await expect(openMongoTarget({ dataDir, log: quiet })).rejects.toThrow(/in use by process/);
-      const joined = await openMongoTarget({ dataDir, joinRunning: true, log: quiet });
-      expect(joined.uri).toBe(owner.uri);
+      await expect(openDatabase({ dataDir, log: quiet })).rejects.toThrow(/in use by process/);
+      const joined = await openDatabase({ dataDir, joinRunning: true, log: quiet });
+      expect(joined.url).toBe(owner.url);
       await joined.close();
       // Closing the joined target leaves the owner's database running.
-      const db = await openDirectoryDb(owner.uri);
+      const db = await openDirectoryDb(owner.url);
       await db.ping();
       await db.close();
     } finally {
@@ -86,8 +87,8 @@ describe('openMongoTarget', () => {
       path.join(dataDir, LOCK_FILE),
       JSON.stringify({ pid: 2 ** 22 - 3, uri: 'mongodb://127.0.0.1:1' }),
     );
-    const target = await openMongoTarget({ dataDir, log: quiet });
-    expect(target.uri).not.toBe('mongodb://127.0.0.1:1');
+    const target = await openDatabase({ dataDir, log: quiet });
+    expect(target.url).not.toBe('mongodb://127.0.0.1:1');
     await target.close();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { distanceKm, EARTH_RADIUS_KM, roundKm } from '../../src/domain/geo.js';
+import { distanceKm, EARTH_RADIUS_KM, roundKm } from '../../../src/modules/handlers/geo.js';
 
 const BERLIN = { lat: 52.52, lng: 13.405 };
 const MUNICH = { lat: 48.1351, lng: 11.582 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { neutraliseFormula } from '../../src/domain/csv-cell.js';
-import { nameSortKey } from '../../src/domain/name-sort.js';
+import { neutraliseFormula } from '../../../src/modules/handlers/export-csv.js';
+import { nameSortKey } from '../../../src/modules/handlers/name-sort.js';
 
 describe('nameSortKey', () => {
   it('orders names like a German dictionary: case-insensitive, umlauts with their base letter', () => {

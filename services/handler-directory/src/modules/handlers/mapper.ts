@@ -1,22 +1,10 @@
 import type { Handler } from '@dogshop/contracts/handler-directory';
-import type { HandlerRecord } from '../db/handler-model.js';
+import type { HandlerRecord } from '../../db/handler-model.js';
 
 /**
- * The stored fields a handler view reads: lists and exports ask the database for only these, so
- * the internal ones (nameSort, __v) are neither sent nor decoded.
+ * A stored handler as the API shows it: string id, ISO timestamps, internal fields left out
+ * (lists and exports read only repository.ts's HANDLER_VIEW_FIELDS).
  */
-export const HANDLER_VIEW_FIELDS = {
-  name: 1,
-  address: 1,
-  phone: 1,
-  type: 1,
-  available: 1,
-  gps: 1,
-  createdAt: 1,
-  updatedAt: 1,
-} as const;
-
-/** A stored handler as the API shows it: string id, ISO timestamps, internal fields left out. */
 export function toHandler(record: HandlerRecord): Handler {
   // Built field by field rather than with conditional spreads: lists convert thousands of records
   // per request, and the spreads' temporary objects cost about as much as the rest together.
