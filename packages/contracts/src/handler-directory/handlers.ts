@@ -411,6 +411,8 @@ export const exportHandlersOperation = {
             description:
               'Office Open XML workbook, sheet "Hundeführer" (beyond Excel\'s 1,048,575 rows a sheet, continued on "Hundeführer 2", …)',
           },
+          // Binary: the example names what arrives rather than showing its bytes.
+          example: '(binary) an XLSX workbook, a ZIP archive starting with the bytes "PK"',
         },
       },
     },

@@ -64,7 +64,7 @@ export async function createTestApp(overrides: Partial<DirectoryAppConfig> = {})
     });
     if (res.statusCode !== 200)
       throw new Error(`login of ${username} failed: ${res.statusCode} ${res.body}`);
-    return (res.json() as { token: string }).token;
+    return res.json<{ token: string }>().token;
   };
   const admin = await createAccount(app.db, { ...ADMIN, role: 'admin' });
   const viewer = await createAccount(app.db, { ...VIEWER, role: 'viewer' });

@@ -15,7 +15,7 @@ export async function createHandler(
   };
   const res = await t.request({ method: 'POST', url: '/api/users', payload: body, as: t.admin });
   expect(res.statusCode).toBe(201);
-  return (res.json() as { data: Handler }).data;
+  return res.json<{ data: Handler }>().data;
 }
 
 export const names = (body: { data: Array<{ name: string }> }) => body.data.map((h) => h.name);
