@@ -92,6 +92,9 @@ export function commonEnv(defaults: {
     }),
     ACCOUNT_LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, maximum: 100_000, default: 50 }),
     LOGIN_FAILURE_WINDOW_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: 15 }),
+    // Shared state of all replicas (rate limits, login-failure counters): Redis when set, this
+    // process's memory when not (openSharedState).
+    REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   };
 }
 

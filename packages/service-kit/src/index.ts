@@ -6,6 +6,7 @@ export { healthRoutes, type HealthOptions } from './health.js';
 export {
   LoginLimiter,
   MemoryCounterStore,
+  loginUnavailable,
   tooManyLoginFailures,
   type CounterStore,
   type LoginAttempt,
@@ -13,6 +14,13 @@ export {
   type LoginLimits,
   type WindowCount,
 } from './login-limiter.js';
+export { RedisCounterStore } from './redis-counter-store.js';
+export {
+  openSharedState,
+  type SharedState,
+  type SharedStateLog,
+  type SharedStateOptions,
+} from './shared-state.js';
 export { PRIVATE_NO_STORE, privateNoStore } from './no-store.js';
 export {
   HttpError,

@@ -87,6 +87,13 @@ export interface LoginLimiterOptions extends LoginLimits {
   /** Prepended to every key, so that services sharing one store keep their counts apart. */
   keyPrefix?: string;
   now?: () => number;
+  /**
+   * Message of the 503 answered while the store cannot be reached (the service's language);
+   * default English.
+   */
+  unavailableMessage?: string;
+  /** Retry-After of that 503, in seconds (default 5). */
+  unavailableRetryAfterSeconds?: number;
 }
 
 export type LoginAttempt<T> =
@@ -94,6 +101,15 @@ export type LoginAttempt<T> =
 
 /** Retry-After when only attempts still being checked fill a limit: they settle within moments. */
 const IN_FLIGHT_RETRY_MS = 1_000;
+
+/**
+ * The login limit fails closed: while its store (Redis, when shared) cannot be reached, logins are
+ * refused with this 503 and `Retry-After` rather than checked without a limit, which would give a
+ * password guesser unlimited attempts for as long as the outage lasts. The connection, not each
+ * refused login, logs the outage (openSharedState: one warning when it starts, one line when it ends).
+ */
+export const loginUnavailable = (message: string, retryAfterSeconds: number) =>
+  new HttpError(503, message, { 'retry-after': String(retryAfterSeconds) });
 
 /**
  * Failed logins counted in two scopes: per client address and account (one client guessing),
@@ -106,6 +122,10 @@ const IN_FLIGHT_RETRY_MS = 1_000;
  *
  * Attempts still being checked count towards the limits (in this process, in arrival order), so a
  * burst of parallel guesses cannot all pass the check before the first failure is recorded.
+ *
+ * When the store fails (a shared store that cannot be reached), `attempt` throws the 503 of
+ * `loginUnavailable` before checking the password, and also when a failure cannot be recorded: the
+ * limit fails closed. A success whose count cannot be cleared still succeeds.
  */
 export class LoginLimiter {
   private readonly store: CounterStore;
@@ -144,7 +164,7 @@ export class LoginLimiter {
       this.inFlight.set(key, pending.add(ticket));
     }
     try {
-      const counts = await Promise.all(scopes.map(({ key }) => this.store.get(key)));
+      const counts = await this.stored(Promise.all(scopes.map(({ key }) => this.store.get(key))));
       const now = this.now();
       let waitMs = 0;
       scopes.forEach(({ key, max }, i) => {
@@ -158,9 +178,12 @@ export class LoginLimiter {
 
       const result = await check();
       if (result === null) {
-        await Promise.all(scopes.map(({ key }) => this.store.increment(key, windowMs)));
+        await this.stored(
+          Promise.all(scopes.map(({ key }) => this.store.increment(key, windowMs))),
+        );
       } else if (scopes.some(({ key }) => key === addressKey)) {
-        await this.store.reset(addressKey);
+        // The owner proved the password; an uncleared count only ends with its window.
+        await this.store.reset(addressKey).catch(() => undefined);
       }
       return { limited: false, account: result };
     } finally {
@@ -169,6 +192,18 @@ export class LoginLimiter {
         pending?.delete(ticket);
         if (pending?.size === 0) this.inFlight.delete(key);
       }
+    }
+  }
+
+  /** `operation`, with a store failure turned into the 503 of an unavailable login. */
+  private async stored<R>(operation: Promise<R>): Promise<R> {
+    try {
+      return await operation;
+    } catch {
+      throw loginUnavailable(
+        this.options.unavailableMessage ?? 'Login temporarily unavailable, retry later',
+        this.options.unavailableRetryAfterSeconds ?? 5,
+      );
     }
   }
 

@@ -9,6 +9,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import type { Redis } from 'ioredis';
 import { HttpError } from './http-error.js';
 
 export interface SecurityOptions {
@@ -17,6 +18,14 @@ export interface SecurityOptions {
   /** Requests per client per minute across the API (routes may set stricter limits). */
   rateLimitPerMinute: number;
   rateLimitMessage?: string;
+  /**
+   * Counts the global and per-route limits in Redis (SharedState's `rateLimitRedis`), shared by
+   * every replica; absent: in this process's memory. While Redis cannot be reached the limits
+   * fail open: requests pass unchecked (the connection logs the outage once).
+   */
+  rateLimitRedis?: Redis | undefined;
+  /** Prefix of the limiter's Redis keys (SharedState's `rateLimitNameSpace`). */
+  rateLimitNameSpace?: string | undefined;
 }
 
 // Swagger UI needs inline styles and scripts; its plugin sets its own CSP on /docs.
@@ -74,6 +83,12 @@ export const securityDefaults = fp<SecurityOptions>(
     await app.register(rateLimit, {
       max: opts.rateLimitPerMinute,
       timeWindow: 60_000,
+      ...(opts.rateLimitRedis && {
+        redis: opts.rateLimitRedis,
+        nameSpace: opts.rateLimitNameSpace ?? 'rate-limit:',
+        // Fail open: a request whose count cannot be read or written passes.
+        skipOnError: true,
+      }),
       // Thrown errors reach the error envelope handler, which renders the service's body.
       errorResponseBuilder: (_req, context) =>
         new HttpError(429, opts.rateLimitMessage ?? `Too many requests, retry in ${context.after}`),

@@ -1,0 +1,364 @@
+/**
+ * Shared state on a real Redis (Debian's redis-server, installed by the package's test script when
+ * missing; never mocked): the Redis counter store against the in-memory one, two "replicas" sharing
+ * login lockouts and rate limits, and a Redis stopped and restarted under them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { errorEnvelope } from '../src/error-envelope.js';
+import { unauthorized } from '../src/http-error.js';
+import {
+  LoginLimiter,
+  MemoryCounterStore,
+  tooManyLoginFailures,
+  type CounterStore,
+} from '../src/login-limiter.js';
+import { RedisCounterStore } from '../src/redis-counter-store.js';
+import { securityDefaults } from '../src/security.js';
+import { openSharedState, type SharedStateLog } from '../src/shared-state.js';
+
+const REDIS_SERVER = existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A redis-server of its own on `port`, without persistence; resolves once it accepts clients. */
+class RedisServer {
+  private child: ChildProcess | undefined;
+  private readonly dir = mkdtempSync(path.join(os.tmpdir(), 'service-kit-redis-'));
+  constructor(readonly port: number) {}
+
+  get url() {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(
+      REDIS_SERVER,
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) resolve();
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
+      child.once('error', reject);
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    this.child = undefined;
+  }
+
+  async remove(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A log that keeps its lines, to count the warnings of an outage. */
+function recordingLog() {
+  const lines: { level: 'warn' | 'info'; message: string }[] = [];
+  const log: SharedStateLog = {
+    warn: (_object, message) => lines.push({ level: 'warn', message }),
+    info: (_object, message) => lines.push({ level: 'info', message }),
+  };
+  return { log, lines, warnings: () => lines.filter((l) => l.level === 'warn').length };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}
+
+const LOGIN_MAX_FAILURES = 5;
+const RATE_LIMIT = 8;
+
+/**
+ * One replica: its own connection (openSharedState), the global rate limit of securityDefaults
+ * on Redis, and a login route throttled by a LoginLimiter on the shared counters.
+ */
+async function replica(url: string | undefined, log: SharedStateLog) {
+  const shared = await openSharedState({ url, keyPrefix: 'test:', log });
+  const app = Fastify();
+  app.addHook('onClose', async () => shared.close());
+  await app.register(errorEnvelope, {
+    body: (status, message) => ({ success: false, error: message, status_code: status }),
+  });
+  await app.register(securityDefaults, {
+    corsOrigins: [],
+    rateLimitPerMinute: RATE_LIMIT,
+    rateLimitRedis: shared.rateLimitRedis,
+    rateLimitNameSpace: shared.rateLimitNameSpace,
+  });
+  const limiter = new LoginLimiter({
+    maxFailures: LOGIN_MAX_FAILURES,
+    windowMs: 60_000,
+    store: shared.counters,
+    keyPrefix: 'test:',
+  });
+  let checks = 0;
+  app.post('/login', { config: { rateLimit: false } }, async (request) => {
+    const { account, password } = request.body as { account: string; password: string };
+    const result = await limiter.attempt(request.ip, account, async () => {
+      checks += 1;
+      return password === 'right' ? { account } : null;
+    });
+    if (result.limited) throw tooManyLoginFailures('Too many', result.retryAfterSeconds);
+    if (!result.account) throw unauthorized('Wrong e-mail or password');
+    return { success: true };
+  });
+  app.get('/ping', async () => ({ pong: true }));
+  await app.ready();
+  return { app, shared, checks: () => checks };
+}
+
+const login = (app: FastifyInstance, account: string, password = 'wrong') =>
+  app.inject({ method: 'POST', url: '/login', payload: { account, password } });
+const ping = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/ping' });
+
+let server: RedisServer;
+/** A connection of the test's own, to look at keys. */
+let probe: Redis;
+
+beforeAll(async () => {
+  server = new RedisServer(await freePort());
+  await server.start();
+  probe = new Redis(server.url, { lazyConnect: true });
+  await probe.connect();
+});
+
+afterAll(async () => {
+  probe?.disconnect();
+  await server?.remove();
+});
+
+describe.each([
+  ['MemoryCounterStore', () => ({ store: new MemoryCounterStore(), close: async () => {} })],
+  [
+    'RedisCounterStore',
+    () => {
+      const redis = new Redis(server.url);
+      return { store: new RedisCounterStore(redis), close: async () => void (await redis.quit()) };
+    },
+  ],
+] as [string, () => { store: CounterStore; close: () => Promise<void> }][])('%s', (_name, open) => {
+  let store: CounterStore;
+  let close: () => Promise<void>;
+  beforeAll(() => {
+    ({ store, close } = open());
+  });
+  afterAll(async () => close());
+
+  it('counts in a fixed window that starts with the first increment', async () => {
+    const key = `window:${Math.random()}`;
+    expect(await store.get(key)).toBeNull();
+    const before = Date.now();
+    const first = await store.increment(key, 60_000);
+    expect(first.count).toBe(1);
+    expect(first.resetAt).toBeGreaterThanOrEqual(before + 60_000 - 50);
+    expect(first.resetAt).toBeLessThanOrEqual(Date.now() + 60_000);
+    await sleep(100);
+    // Later increments do not extend the window.
+    const second = await store.increment(key, 60_000);
+    expect(second.count).toBe(2);
+    expect(Math.abs(second.resetAt - first.resetAt)).toBeLessThan(50);
+    const read = await store.get(key);
+    expect(read?.count).toBe(2);
+    expect(Math.abs((read?.resetAt ?? 0) - first.resetAt)).toBeLessThan(50);
+  });
+
+  it('forgets a key on reset', async () => {
+    const key = `reset:${Math.random()}`;
+    await store.increment(key, 60_000);
+    await store.increment(key, 60_000);
+    await store.reset(key);
+    expect(await store.get(key)).toBeNull();
+    expect((await store.increment(key, 60_000)).count).toBe(1);
+  });
+
+  it('expires a window and starts a new one at the next increment', async () => {
+    const key = `expiry:${Math.random()}`;
+    await store.increment(key, 200);
+    await store.increment(key, 200);
+    await sleep(300);
+    expect(await store.get(key)).toBeNull();
+    const fresh = await store.increment(key, 200);
+    expect(fresh.count).toBe(1);
+    expect(fresh.resetAt).toBeGreaterThan(Date.now());
+  });
+});
+
+describe('RedisCounterStore keys', () => {
+  it('always carry an expiry, set in the same script as the first increment', async () => {
+    const redis = new Redis(server.url);
+    try {
+      const store = new RedisCounterStore(redis, { keyPrefix: 'p:' });
+      await store.increment('k', 60_000);
+      const ttl = await probe.pttl('p:k');
+      expect(ttl).toBeGreaterThan(59_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      // A key left without expiry (not by this store) is given one at its next increment.
+      await probe.set('p:bare', '3');
+      expect((await store.increment('bare', 60_000)).count).toBe(4);
+      expect(await probe.pttl('p:bare')).toBeGreaterThan(59_000);
+    } finally {
+      await redis.quit();
+    }
+  });
+});
+
+describe('openSharedState', () => {
+  it('keeps everything in memory without a URL', async () => {
+    const { log, lines } = recordingLog();
+    const shared = await openSharedState({ url: undefined, keyPrefix: 'x:', log });
+    expect(shared.kind).toBe('memory');
+    expect(shared.rateLimitRedis).toBeUndefined();
+    expect(shared.counters).toBeInstanceOf(MemoryCounterStore);
+    await shared.close();
+    expect(lines).toEqual([]);
+  });
+
+  it('starts without a reachable Redis, warns once and refuses logins (503) until it answers', async () => {
+    const { log, warnings } = recordingLog();
+    const port = await freePort();
+    const started = Date.now();
+    const { app, shared, checks } = await replica(`redis://127.0.0.1:${port}`, log);
+    try {
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(shared.kind).toBe('redis');
+      for (let i = 0; i < 3; i += 1) {
+        const answer = await login(app, 'owner@example.com');
+        expect(answer.statusCode).toBe(503);
+        expect(answer.headers['retry-after']).toBe('5');
+        expect(answer.json()).toEqual({
+          success: false,
+          error: 'Login temporarily unavailable, retry later',
+          status_code: 503,
+        });
+        expect((await ping(app)).statusCode).toBe(200);
+      }
+      // Fail closed without checking the password; one warning for the whole outage.
+      expect(checks()).toBe(0);
+      expect(warnings()).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('two replicas on one Redis', () => {
+  let a: Awaited<ReturnType<typeof replica>>;
+  let b: Awaited<ReturnType<typeof replica>>;
+  const logs = recordingLog();
+
+  beforeAll(async () => {
+    await probe.flushall();
+    a = await replica(server.url, logs.log);
+    b = await replica(server.url, logs.log);
+  });
+  afterAll(async () => {
+    await a?.app.close();
+    await b?.app.close();
+  });
+
+  it('share one login lockout: the 6th failure is 429 on either replica', async () => {
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i += 1) {
+      const answer = await login(i % 2 === 0 ? a.app : b.app, 'shared@example.com');
+      expect(answer.statusCode).toBe(401);
+    }
+    for (const { app } of [a, b]) {
+      const answer = await login(app, 'shared@example.com');
+      expect(answer.statusCode).toBe(429);
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThan(55);
+      expect(answer.json()).toMatchObject({ success: false, status_code: 429 });
+    }
+    expect(a.checks() + b.checks()).toBe(LOGIN_MAX_FAILURES);
+    // The keys are the service's own (prefix) and expire with the window.
+    const keys = await probe.keys('test:login:*');
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) expect(await probe.pttl(key)).toBeGreaterThan(0);
+  });
+
+  it('share one rate limit: the (N+1)th request over both replicas is 429', async () => {
+    for (let i = 0; i < RATE_LIMIT; i += 1) {
+      expect((await ping(i % 2 === 0 ? a.app : b.app)).statusCode).toBe(200);
+    }
+    for (const { app } of [a, b]) {
+      const answer = await ping(app);
+      expect(answer.statusCode).toBe(429);
+      expect(answer.headers['retry-after']).toBeDefined();
+      expect(answer.json()).toMatchObject({ success: false, status_code: 429 });
+    }
+    expect((await probe.keys('test:rate-limit:*')).length).toBe(1);
+  });
+
+  it('with Redis stopped: logins 503 with Retry-After (closed), limited routes answer (open); both recover', async () => {
+    await server.stop();
+    await until(() => a.shared.rateLimitRedis?.status !== 'ready');
+    await until(() => b.shared.rateLimitRedis?.status !== 'ready');
+    const checksBefore = a.checks() + b.checks();
+
+    for (let i = 0; i < 4; i += 1) {
+      for (const { app } of [a, b]) {
+        const started = Date.now();
+        const refused = await login(app, `other${i}@example.com`);
+        expect(refused.statusCode).toBe(503);
+        expect(refused.headers['retry-after']).toBe('5');
+        expect(refused.json()).toMatchObject({ success: false, status_code: 503 });
+        // Over the limit before the outage, and answered all the same: the limit fails open.
+        expect((await ping(app)).statusCode).toBe(200);
+        expect(Date.now() - started).toBeLessThan(1_500);
+      }
+    }
+    expect(a.checks() + b.checks()).toBe(checksBefore);
+    // One warning per connection (replica) for the whole outage, not one per request.
+    expect(logs.warnings()).toBe(2);
+
+    // Back on the same port (empty: no persistence); both replicas reconnect by themselves.
+    await server.start();
+    await until(() => a.shared.rateLimitRedis?.status === 'ready');
+    await until(() => b.shared.rateLimitRedis?.status === 'ready');
+    expect(logs.lines.filter((l) => l.level === 'info')).toHaveLength(2);
+
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i += 1) {
+      expect((await login(i % 2 === 0 ? b.app : a.app, 'after@example.com')).statusCode).toBe(401);
+    }
+    expect((await login(a.app, 'after@example.com')).statusCode).toBe(429);
+    expect((await login(b.app, 'after@example.com')).statusCode).toBe(429);
+    // The right password still gets in for an account nobody guessed at.
+    expect((await login(b.app, 'owner@example.com', 'right')).statusCode).toBe(200);
+
+    for (let i = 0; i < RATE_LIMIT; i += 1) {
+      expect((await ping(i % 2 === 0 ? b.app : a.app)).statusCode).toBe(200);
+    }
+    expect((await ping(a.app)).statusCode).toBe(429);
+    expect((await ping(b.app)).statusCode).toBe(429);
+  }, 30_000);
+});
