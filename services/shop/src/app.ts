@@ -3,6 +3,7 @@ import {
   errorEnvelope,
   healthRoutes,
   normalizeInput,
+  openSharedState,
   rejectNul,
   requestLog,
   routeAuth,
@@ -38,6 +39,8 @@ export type ShopAppConfig = Pick<
   requestTimeoutMs?: number;
   /** How long a checked API key is trusted before it is looked up again (default 5 s). */
   apiKeyCacheMs?: number;
+  /** Redis for the state replicas share (rate limits, login counters); absent: in memory. */
+  redisUrl?: string | undefined;
   /** Login-failure limits; readConfig sets them, absent means none (tests hammering one login). */
   loginMaxFailures?: number;
   accountLoginMaxFailures?: number;
@@ -65,11 +68,16 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
   await app.register(requestLog);
+  // Rate limits and login-failure counts of all replicas: in Redis with REDIS_URL, else in memory.
+  const shared = await openSharedState({ url: config.redisUrl, keyPrefix: 'shop:', log: app.log });
+  app.addHook('onClose', async () => shared.close());
 
   await app.register(errorEnvelope, { body: shopErrorBody, isUnavailable: isDatabaseUnavailable });
   await app.register(securityDefaults, {
     corsOrigins: config.corsOrigins,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    rateLimitRedis: shared.rateLimitRedis,
+    rateLimitNameSpace: shared.rateLimitNameSpace,
   });
   await app.register(apiDocs, {
     title: 'Shop API',
@@ -101,6 +109,7 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
     loginMaxFailures: config.loginMaxFailures,
     accountLoginMaxFailures: config.accountLoginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
+    loginCounterStore: shared.counters,
   });
   await app.register(normalizeInput);
   await app.register(rejectNul);

@@ -51,6 +51,7 @@ export interface ShopConfig {
   loginMaxFailures: number;
   accountLoginMaxFailures: number;
   loginFailureWindowMs: number;
+  redisUrl: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
@@ -85,5 +86,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     accountLoginMaxFailures: e.ACCOUNT_LOGIN_MAX_FAILURES,
     loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+    redisUrl: e.REDIS_URL,
   };
 }

@@ -1,6 +1,7 @@
 import {
   LoginLimiter,
   bearerTokens,
+  type CounterStore,
   forbidden,
   unauthorized,
   type AuthScheme,
@@ -57,6 +58,8 @@ export interface AuthOptions {
   accountLoginMaxFailures?: number | undefined;
   /** Default 15 minutes. */
   loginFailureWindowMs?: number | undefined;
+  /** Where failures are counted (SharedState's `counters`; default this process's memory). */
+  loginCounterStore?: CounterStore | undefined;
 }
 
 /**
@@ -105,6 +108,7 @@ export const auth = fp<AuthOptions>(
         accountMaxFailures: opts.accountLoginMaxFailures,
         windowMs: opts.loginFailureWindowMs ?? 15 * 60_000,
         keyPrefix: 'shop:',
+        store: opts.loginCounterStore,
       }),
     );
 
