@@ -62,4 +62,11 @@ export {
 export { acquireDataDirLock, type LockInfo, type LockResult } from './data-dir-lock.js';
 export { bearerTokens, type BearerTokenOptions } from './bearer-tokens.js';
 export { routeAuth, type AuthScheme, type RouteAuthOptions } from './route-auth.js';
+export {
+  CACHE_CONTROL,
+  GATEWAY_REVALIDATE_ALWAYS,
+  httpCache,
+  ifNoneMatchMatches,
+  type CachePolicy,
+} from './http-cache.js';
 export { normalizeInput, type InputNormalization } from './normalize-input.js';

@@ -2,6 +2,7 @@ import {
   apiDocs,
   errorEnvelope,
   healthRoutes,
+  httpCache,
   normalizeInput,
   openSharedState,
   rejectNul,
@@ -123,6 +124,7 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
   // the routes' own scope (health and docs declare theirs above).
   await app.register(async (api) => {
     await api.register(routeAuth, { schemes: app.authSchemes });
+    await api.register(httpCache); // `config.cache`: ETag, 304, Cache-Control
     await api.register(routes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
   });
   return app;

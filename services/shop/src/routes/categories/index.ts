@@ -5,7 +5,7 @@ import { listCategories } from '../../modules/categories/service.js';
 export const categoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/categories',
-    { schema: listCategoriesOperation, config: { auth: 'apiKey' } },
+    { schema: listCategoriesOperation, config: { auth: 'apiKey', cache: 'private' } },
     async () => ({ success: true as const, data: await listCategories(app.db) }),
   );
 };

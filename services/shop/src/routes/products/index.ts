@@ -5,7 +5,7 @@ import { getProduct, listProducts } from '../../modules/products/service.js';
 export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products',
-    { schema: listProductsOperation, config: { auth: 'apiKey' } },
+    { schema: listProductsOperation, config: { auth: 'apiKey', cache: 'private' } },
     async (request) => {
       const { products, pagination } = await listProducts(app.db, request.query);
       return { success: true as const, data: products, pagination };
@@ -14,7 +14,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/products/:id',
-    { schema: getProductOperation, config: { auth: 'apiKey' } },
+    { schema: getProductOperation, config: { auth: 'apiKey', cache: 'private' } },
     async (request) => ({
       success: true as const,
       data: await getProduct(app.db, request.params.id),

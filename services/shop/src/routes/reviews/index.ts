@@ -7,7 +7,7 @@ import { signedInAccount } from '../../plugins/auth.js';
 export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products/:id/reviews',
-    { schema: listProductReviewsOperation, config: { auth: 'apiKey' } },
+    { schema: listProductReviewsOperation, config: { auth: 'apiKey', cache: 'private' } },
     async (request) => ({
       success: true as const,
       data: await listReviews(app.db, request.params.id, request.query),
