@@ -4,6 +4,7 @@ import {
   germanValidation,
   healthRoutes,
   normalizeInput,
+  openSharedState,
   rejectNul,
   requestLog,
   routeAuth,
@@ -43,6 +44,8 @@ export type DirectoryAppConfig = Pick<
   mongodbDbName?: string | undefined;
   /** Time a client has to send a whole request (default 30 s; tests shorten it). */
   requestTimeoutMs?: number;
+  /** Redis for the state replicas share (rate limits, login counters); absent: in memory. */
+  redisUrl?: string | undefined;
 };
 
 export const directoryErrorBody = (_statusCode: number, message: string) => ({
@@ -65,6 +68,13 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
   await app.register(requestLog);
+  // Rate limits and login-failure counts of all replicas: in Redis with REDIS_URL, else in memory.
+  const shared = await openSharedState({
+    url: config.redisUrl,
+    keyPrefix: 'handler-directory:',
+    log: app.log,
+  });
+  app.addHook('onClose', async () => shared.close());
 
   await app.register(errorEnvelope, {
     body: directoryErrorBody,
@@ -88,6 +98,8 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
     corsOrigins: config.corsOrigins,
     rateLimitPerMinute: config.rateLimitPerMinute,
     rateLimitMessage: MESSAGES.tooManyRequests,
+    rateLimitRedis: shared.rateLimitRedis,
+    rateLimitNameSpace: shared.rateLimitNameSpace,
   });
   await app.register(apiDocs, {
     title: 'Hundeführer-Verzeichnis API',
@@ -113,6 +125,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
     loginMaxFailures: config.loginMaxFailures,
     accountLoginMaxFailures: config.accountLoginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
+    loginCounterStore: shared.counters,
   });
   await app.register(normalizeInput);
   await app.register(rejectNul, { message: MESSAGES.containsNul });

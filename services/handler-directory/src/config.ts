@@ -45,6 +45,7 @@ export interface DirectoryConfig {
   loginMaxFailures: number;
   accountLoginMaxFailures: number;
   loginFailureWindowMs: number;
+  redisUrl: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfig {
@@ -79,5 +80,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     accountLoginMaxFailures: e.ACCOUNT_LOGIN_MAX_FAILURES,
     loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+    redisUrl: e.REDIS_URL,
   };
 }

@@ -4,6 +4,7 @@ import {
   forbidden,
   unauthorized,
   type AuthScheme,
+  type CounterStore,
 } from '@dogshop/service-kit';
 // The claims of the directory's tokens are declared on @fastify/jwt's types (registered by bearerTokens).
 import type {} from '@fastify/jwt';
@@ -53,6 +54,8 @@ export interface AuthOptions {
   /** Absent: no per-account limit. */
   accountLoginMaxFailures?: number | undefined;
   loginFailureWindowMs: number;
+  /** Where failures are counted (SharedState's `counters`; default this process's memory). */
+  loginCounterStore?: CounterStore | undefined;
 }
 
 /**
@@ -97,6 +100,9 @@ export const auth = fp<AuthOptions>(
         accountMaxFailures: opts.accountLoginMaxFailures,
         windowMs: opts.loginFailureWindowMs,
         keyPrefix: 'handler-directory:',
+        store: opts.loginCounterStore,
+        // A store that cannot be reached fails closed: 503 with Retry-After.
+        unavailableMessage: MESSAGES.unavailable,
       }),
     );
 
