@@ -3,6 +3,7 @@ import {
   errorEnvelope,
   germanValidation,
   healthRoutes,
+  httpCache,
   normalizeInput,
   openSharedState,
   rejectNul,
@@ -139,6 +140,7 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
   // the routes' own scope (health and docs declare theirs above).
   await app.register(async (api) => {
     await api.register(routeAuth, { schemes: app.authSchemes });
+    await api.register(httpCache); // `config.cache`: ETag, 304, Cache-Control
     await api.register(routes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
   });
   return app;

@@ -41,7 +41,7 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/public/users',
-    { schema: listAvailableHandlersOperation, config: { auth: 'none' } },
+    { schema: listAvailableHandlersOperation, config: { auth: 'none', cache: 'public' } },
     async (request) => ({
       success: true as const,
       data: await listPublicHandlers(app.db, request.query),
