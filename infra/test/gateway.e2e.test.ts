@@ -379,6 +379,135 @@ describe('compression', () => {
   });
 });
 
+describe('micro-cache of the public handler list', () => {
+  interface LogLine {
+    request_id: string;
+    status: number;
+    upstream_status: string;
+    cache: string;
+  }
+  /** The access-log line of one request (nginx writes it a moment after answering). */
+  async function logOf(id: string): Promise<LogLine> {
+    let line: LogLine | undefined;
+    await eventually(() => {
+      line = gateway!
+        .accessLog()
+        .split('\n')
+        .filter((l) => l.includes(`"request_id":"${id}"`))
+        .map((l) => JSON.parse(l) as LogLine)[0];
+      expect(line).toBeDefined();
+    });
+    return line!;
+  }
+  let sequence = 0;
+  // Uncompressed unless asked: nginx's gzip turns a strong ETag into a weak one (W/"…").
+  const publicList = async (headers: Record<string, string> = {}, query = '') => {
+    const id = `micro-cache-${randomBytes(4).toString('hex')}-${(sequence += 1)}`;
+    const res = await call(`/api/public/users${query}`, {
+      headers: { 'accept-encoding': 'identity', ...headers, 'x-request-id': id },
+    });
+    return { ...res, log: await logOf(id) };
+  };
+  const names = (res: { json: Record<string, unknown> }) =>
+    (res.json.data as Array<{ name: string }>).map((h) => h.name);
+
+  it('serves its stored copy after the directory revalidates it (304 upstream), and shows a write through another replica at once', async () => {
+    await timed('micro-cache (10 requests)', async () => {
+      const first = await publicList();
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag')!;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+      expect(first.headers.get('cache-control')).toBe(
+        'public, max-age=5, stale-while-revalidate=30',
+      );
+      // Meant for the gateway only; and a stored copy's counters would be someone else's.
+      expect(first.headers.get('x-accel-expires')).toBeNull();
+      expect(first.headers.get('x-ratelimit-remaining')).toBeNull();
+
+      // The same list again: from the gateway's copy, confirmed by the directory with a 304.
+      const second = await publicList();
+      expect(second.status).toBe(200);
+      expect(second.text).toBe(first.text);
+      expect(second.headers.get('etag')).toBe(etag);
+      expect(second.log).toMatchObject({ cache: 'REVALIDATED', upstream_status: '304' });
+
+      // A client's own revalidation is answered by the gateway: 304, no body, same validators.
+      const conditional = await publicList({ 'if-none-match': etag });
+      expect(conditional.status).toBe(304);
+      expect(conditional.text).toBe('');
+      expect(conditional.headers.get('etag')).toBe(etag);
+      expect(conditional.headers.get('cache-control')).toBe(
+        'public, max-age=5, stale-while-revalidate=30',
+      );
+      // Gzipped, the tag is weak; sent back, it still matches (If-None-Match compares weakly).
+      const zipped = await publicList({ 'accept-encoding': 'gzip' });
+      expect(zipped.headers.get('etag')).toBe(`W/${etag}`);
+      const zippedAgain = await publicList({
+        'accept-encoding': 'gzip',
+        'if-none-match': zipped.headers.get('etag')!,
+      });
+      expect(zippedAgain.status).toBe(304);
+
+      // A write straight to the directory (as through another replica, not this gateway) …
+      const direct = `http://127.0.0.1:${platform!.handlerDirectory.port}`;
+      const login = await fetch(`${direct}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(DIRECTORY_ADMIN),
+      });
+      const { token } = (await login.json()) as { token: string };
+      const name = `Cache Hundeführer ${randomBytes(3).toString('hex')}`;
+      const created = await fetch(`${direct}/api/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(token) },
+        body: JSON.stringify({ name, phone: '+49 30 555 0101', address: 'Waldweg 2', type: 'SH' }),
+      });
+      expect(created.status).toBe(201);
+
+      // … is in the list through the gateway at once, and the old ETag gets the new list.
+      const after = await publicList({ 'if-none-match': etag });
+      expect(after.status).toBe(200);
+      expect(names(after)).toContain(name);
+      expect(after.headers.get('etag')).not.toBe(etag);
+      expect(after.log).toMatchObject({ cache: 'EXPIRED', upstream_status: '200' });
+      const again = await publicList();
+      expect(names(again)).toContain(name);
+      expect(again.log.cache).toBe('REVALIDATED');
+    });
+  });
+
+  it('is neither read nor filled by requests carrying credentials', async () => {
+    // A URI of its own, never asked for before: the credentialed requests do not store it.
+    const query = '?lat=48.1&lng=11.6';
+    for (const headers of [{ authorization: 'Bearer not-a-token' }, apiKey]) {
+      const res = await publicList(headers, query);
+      expect(res.status).toBe(200);
+      expect(res.log).toMatchObject({ cache: 'BYPASS', upstream_status: '200' });
+    }
+    expect((await publicList({}, query)).log.cache).toBe('MISS');
+    expect((await publicList({}, query)).log.cache).toBe('REVALIDATED');
+  });
+
+  it('caches nothing else: a catalogue read with the key goes to the shop, which answers its own 304', async () => {
+    const products = await call('/products?limit=1', {
+      headers: { ...apiKey, 'accept-encoding': 'identity' },
+    });
+    expect(products.headers.get('cache-control')).toBe('private, no-cache');
+    expect(products.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    const again = await call('/products?limit=1', {
+      headers: {
+        ...apiKey,
+        'accept-encoding': 'identity',
+        'if-none-match': products.headers.get('etag')!,
+      },
+    });
+    expect(again.status).toBe(304); // the shop's own 304, passed through
+    const id = `no-cache-${randomBytes(4).toString('hex')}`;
+    await call('/products?limit=1', { headers: { ...apiKey, 'x-request-id': id } });
+    expect((await logOf(id)).cache).toBe('');
+  });
+});
+
 describe('an upstream that is down', () => {
   it("answers 503 in that service's envelope, and the other service keeps working", async () => {
     await platform!.handlerDirectory.process.stop('SIGTERM');
