@@ -150,7 +150,7 @@ describe('GET /api/users/export?format=csv', () => {
   });
 
   it('parses back (fast-csv) to exactly the JSON export, formulas neutralised', async () => {
-    const json = (await exportAs('?format=json')).json() as { data: Handler[] };
+    const json = (await exportAs('?format=json')).json<{ data: Handler[] }>();
     const rows = await parseCsv((await exportAs('?format=csv')).body);
     expect(rows).toEqual(json.data.map(expectedRow));
   });
