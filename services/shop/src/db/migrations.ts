@@ -6,6 +6,7 @@ import pg from 'pg';
 import {
   bindMigrationAwareSqlAdapterFactory,
   ColumnTypeEnum,
+  DriverAdapterError,
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
@@ -177,7 +178,31 @@ async function withCharColumns(pool: IntrospectionPool): Promise<SqlDriverAdapte
     for (const index of pool.charColumns) result.columnTypes[index] = ColumnTypeEnum.Character;
     return result;
   };
+  adapter.executeScript = (script) => executeWhole(pool, script);
   return adapter;
+}
+
+/**
+ * Runs a migration script as the native engine does: the whole script in one simple-protocol
+ * query, which PostgreSQL runs as one implicit transaction (all of it or none). @prisma/adapter-pg
+ * 7.10 splits the script at every `;` and runs the pieces one by one outside a transaction, which
+ * breaks function bodies (`$$ … ; … $$`) and refuses `LOCK TABLE`.
+ */
+async function executeWhole(pool: pg.Pool, script: string): Promise<void> {
+  try {
+    await pool.query(script);
+  } catch (error) {
+    if (!(error instanceof pg.DatabaseError)) throw error;
+    throw new DriverAdapterError({
+      kind: 'postgres',
+      code: error.code ?? 'N/A',
+      severity: error.severity ?? 'N/A',
+      message: error.message,
+      detail: error.detail,
+      column: error.column,
+      hint: error.hint,
+    });
+  }
 }
 
 async function readMigrations(): Promise<MigrationList> {

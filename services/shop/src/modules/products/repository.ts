@@ -1,6 +1,6 @@
 import type { ProductSort } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
 import { reviewWithAuthor } from '../reviews/repository.js';
 
@@ -10,53 +10,111 @@ export const productWithCategory = {
 
 export type ProductRow = Prisma.ProductGetPayload<{ include: typeof productWithCategory }>;
 
-const ORDER_BY: Record<ProductSort, Prisma.ProductOrderByWithRelationInput[]> = {
-  newest: [{ createdAt: 'desc' }, { id: 'desc' }],
-  price_asc: [{ price: 'asc' }, { id: 'asc' }],
-  price_desc: [{ price: 'desc' }, { id: 'desc' }],
-  name: [{ name: 'asc' }, { id: 'asc' }],
-};
-
 export interface ProductFilter {
-  categoryIds?: number[];
+  /** The category and all its descendants. */
+  categoryId?: number;
   minPrice?: number;
   maxPrice?: number;
   /** Every term must occur in the name or the description (case-insensitive, taken literally). */
   terms: string[];
 }
 
-/** One page of active products matching the filter, and how many match in all. */
+/** One row of the list statement: a product of the page with the total beside it. */
+export interface ProductListRow {
+  id: number;
+  name: string;
+  description: string;
+  /** `numeric(10,2)` as text: exact, always two decimals. */
+  price: string;
+  categoryId: number;
+  categoryName: string;
+  stock: number;
+  active: boolean;
+  createdAt: Date;
+}
+
+/** A row of the list statement: the total, and a product of the page (all null on an empty page). */
+type ListRow = { total: bigint } & (ProductListRow | { [K in keyof ProductListRow]: null });
+
+/** Page order per sort, ties by id; each is served by an index on (active, key, id). */
+const ORDER_BY: Record<ProductSort, { inner: Prisma.Sql; outer: Prisma.Sql }> = {
+  newest: order('created_at', 'DESC'),
+  price_asc: order('price', 'ASC'),
+  price_desc: order('price', 'DESC'),
+  name: order('name', 'ASC'),
+};
+
+function order(column: 'created_at' | 'price' | 'name', direction: 'ASC' | 'DESC') {
+  return {
+    inner: Prisma.raw(`p.${column} ${direction}, p.id ${direction}`),
+    outer: Prisma.raw(`page.${column} ${direction}, page.id ${direction}`),
+  };
+}
+
+/**
+ * One page of active products matching the filter, and how many match in all: one statement,
+ * one round trip, one snapshot (the page and the total always agree).
+ *
+ * The total of a browse (no search, no price bounds; with or without a category) is read from
+ * `category_product_counts`, kept by triggers: a sum over the categories of the subtree, whatever
+ * the number of products. With a search or price bounds it is an exact `count(*)` of the matching
+ * rows through the trigram and (active, price) indexes: its cost grows with the matches.
+ * The page is joined to its categories' names after the LIMIT (20 lookups, not one per match).
+ */
 export async function findActiveProducts(
   db: Db,
   filter: ProductFilter,
   page: { sort: ProductSort; skip: number; take: number },
-): Promise<{ total: number; rows: ProductRow[] }> {
-  const where: Prisma.ProductWhereInput = {
-    active: true,
-    ...(filter.categoryIds !== undefined && { categoryId: { in: filter.categoryIds } }),
-    // As Decimals, like the column: Prisma turns those into bound parameters and reuses its
-    // compiled query plan, while plain numbers stay literals in a plan compiled for each price.
-    ...((filter.minPrice !== undefined || filter.maxPrice !== undefined) && {
-      price: { gte: decimalOrUndefined(filter.minPrice), lte: decimalOrUndefined(filter.maxPrice) },
-    }),
-    AND: filter.terms.map(likeLiteral).map((term) => ({
-      OR: [
-        { name: { contains: term, mode: 'insensitive' } },
-        { description: { contains: term, mode: 'insensitive' } },
-      ],
-    })),
+): Promise<{ total: number; rows: ProductListRow[] }> {
+  const byCategory = filter.categoryId !== undefined;
+  const conditions = [Prisma.sql`p.active`];
+  if (byCategory) conditions.push(Prisma.sql`p.category_id IN (SELECT id FROM tree)`);
+  // As Decimals, like the column: exact, and bound as numeric parameters.
+  if (filter.minPrice !== undefined)
+    conditions.push(Prisma.sql`p.price >= ${new Decimal(filter.minPrice)}`);
+  if (filter.maxPrice !== undefined)
+    conditions.push(Prisma.sql`p.price <= ${new Decimal(filter.maxPrice)}`);
+  for (const term of filter.terms) {
+    const pattern = `%${likeLiteral(term)}%`;
+    conditions.push(Prisma.sql`(p.name ILIKE ${pattern} OR p.description ILIKE ${pattern})`);
+  }
+  const where = Prisma.join(conditions, ' AND ');
+  const browsing =
+    filter.terms.length === 0 && filter.minPrice === undefined && filter.maxPrice === undefined;
+  const total = browsing
+    ? Prisma.sql`SELECT coalesce(sum(active_products), 0)::bigint AS total
+                   FROM category_product_counts
+                  ${byCategory ? Prisma.sql`WHERE category_id IN (SELECT id FROM tree)` : Prisma.empty}`
+    : Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`;
+  const { inner, outer } = ORDER_BY[page.sort];
+  // The category and its descendants (UNION: a cycle cannot loop); categories are few.
+  const tree = byCategory
+    ? Prisma.sql`RECURSIVE tree AS (
+          SELECT id FROM categories WHERE id = ${filter.categoryId}
+          UNION
+          SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id
+        ),`
+    : Prisma.empty;
+  const rows = await db.$queryRaw<ListRow[]>`
+    WITH ${tree}
+      page AS (
+        SELECT p.id, p.name, p.description, p.price, p.category_id, p.stock, p.active, p.created_at
+          FROM products p
+         WHERE ${where}
+         ORDER BY ${inner}
+         LIMIT ${page.take} OFFSET ${page.skip}
+      )
+    SELECT t.total, page.id, page.name, page.description, page.price::text AS price,
+           page.category_id AS "categoryId", c.name AS "categoryName", page.stock, page.active,
+           page.created_at AS "createdAt"
+      FROM (${total}) t
+      LEFT JOIN (page JOIN categories c ON c.id = page.category_id) ON true
+     ORDER BY ${outer}`;
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    // An empty page is the one row of the total with nulls beside it.
+    rows: rows.filter((r): r is { total: bigint } & ProductListRow => r.id !== null),
   };
-  const [total, rows] = await Promise.all([
-    db.product.count({ where }),
-    db.product.findMany({
-      where,
-      include: productWithCategory,
-      orderBy: ORDER_BY[page.sort],
-      skip: page.skip,
-      take: page.take,
-    }),
-  ]);
-  return { total, rows };
 }
 
 /** An active product with its category and its 10 newest reviews, or null. */
@@ -74,20 +132,5 @@ export async function isProductVisible(db: Db, id: number): Promise<boolean> {
   return found !== null;
 }
 
-/** The category and all its descendants, in one recursive query (ids are bound parameters). */
-export async function categoryWithDescendants(db: Db, id: number): Promise<number[]> {
-  const rows = await db.$queryRaw<Array<{ id: number }>>`
-    WITH RECURSIVE tree AS (
-      SELECT id FROM categories WHERE id = ${id}
-      UNION
-      SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id
-    )
-    SELECT id FROM tree`;
-  return rows.map((r) => r.id);
-}
-
-const decimalOrUndefined = (value: number | undefined) =>
-  value === undefined ? undefined : new Decimal(value);
-
-/** Prisma passes `contains` to LIKE as is, so LIKE's wildcards are escaped to match literally. */
+/** LIKE's wildcards (and its escape character) are escaped, so that a term matches literally. */
 const likeLiteral = (term: string) => term.replace(/[\\%_]/g, '\\$&');

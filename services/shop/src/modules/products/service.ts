@@ -3,9 +3,8 @@ import type { Product, ProductDetail, ProductListQuery } from '@dogshop/contract
 import { badRequest, notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
 import { reviewToDto } from '../reviews/mapper.js';
-import { productToDto } from './mapper.js';
+import { productListRowToDto, productToDto } from './mapper.js';
 import {
-  categoryWithDescendants,
   findActiveProducts,
   findVisibleProductWithReviews,
   isProductVisible,
@@ -13,7 +12,11 @@ import {
 
 const MAX_SEARCH_TERMS = 10;
 
-/** One page of active products: `category` includes its descendants, every search term must match. */
+/**
+ * One page of active products: `category` includes its descendants, every search term must match.
+ * The total is exact: kept counts when browsing, a count of the matches through the indexes when
+ * searching or filtering by price (see findActiveProducts).
+ */
 export async function listProducts(
   db: Db,
   query: ProductListQuery,
@@ -29,9 +32,7 @@ export async function listProducts(
   const { total, rows } = await findActiveProducts(
     db,
     {
-      ...(query.category !== undefined && {
-        categoryIds: await categoryWithDescendants(db, query.category),
-      }),
+      categoryId: query.category,
       minPrice: query.min_price,
       maxPrice: query.max_price,
       terms: searchTerms(query.search),
@@ -39,7 +40,7 @@ export async function listProducts(
     { sort: query.sort ?? 'newest', skip: (page - 1) * limit, take: limit },
   );
   return {
-    products: rows.map(productToDto),
+    products: rows.map(productListRowToDto),
     pagination: { page, limit, total, pages: Math.ceil(total / limit) },
   };
 }
