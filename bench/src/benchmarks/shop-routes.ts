@@ -108,7 +108,7 @@ export async function measureRoute(
   const floor = runs.pgbench as Array<PgbenchResult & { cpu: CpuUse }>;
   const headline = loads(`service c=${opts.connections[0]}`);
   const failures = Object.entries(runs).flatMap(([name, list]) =>
-    (list)
+    list
       .filter((r) => ('non2xx' in r ? r.non2xx + r.errors + r.timeouts > 0 : r.failed > 0))
       .map(
         (r) =>

@@ -14,7 +14,11 @@ async function main(): Promise<void> {
     const app = await buildApp({ ...config, databaseUrl: database.url });
     app.log.info(`using ${database.description}`);
     await prepareFirstStart(app, config);
-    await runServer(app, { port: config.port, host: config.host, onClosed: () => database.close() });
+    await runServer(app, {
+      port: config.port,
+      host: config.host,
+      onClosed: () => database.close(),
+    });
   } catch (error) {
     await database.close();
     throw error;
