@@ -59,16 +59,27 @@ function order(column: 'created_at' | 'price' | 'name', direction: 'ASC' | 'DESC
  * `category_product_counts`, kept by triggers: a sum over the categories of the subtree, whatever
  * the number of products. With a search or price bounds it is an exact `count(*)` of the matching
  * rows through the trigram and (active, price) indexes: its cost grows with the matches.
- * The page is joined to its categories' names after the LIMIT (20 lookups, not one per match).
+ * Category names are joined to the page after its LIMIT, not to every match. The statement
+ * starts with SELECT (no leading WITH), as read-only statements here do.
  */
 export async function findActiveProducts(
   db: Db,
   filter: ProductFilter,
   page: { sort: ProductSort; skip: number; take: number },
 ): Promise<{ total: number; rows: ProductListRow[] }> {
-  const byCategory = filter.categoryId !== undefined;
+  // The category and its descendants (UNION: a cycle cannot loop); categories are few, so the
+  // page and the total may each walk the tree.
+  const subtree =
+    filter.categoryId === undefined
+      ? undefined
+      : Prisma.sql`WITH RECURSIVE tree AS (
+            SELECT id FROM categories WHERE id = ${filter.categoryId}
+            UNION
+            SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id
+          )
+          SELECT id FROM tree`;
   const conditions = [Prisma.sql`p.active`];
-  if (byCategory) conditions.push(Prisma.sql`p.category_id IN (SELECT id FROM tree)`);
+  if (subtree) conditions.push(Prisma.sql`p.category_id IN (${subtree})`);
   // As Decimals, like the column: exact, and bound as numeric parameters.
   if (filter.minPrice !== undefined)
     conditions.push(Prisma.sql`p.price >= ${new Decimal(filter.minPrice)}`);
@@ -84,31 +95,23 @@ export async function findActiveProducts(
   const total = browsing
     ? Prisma.sql`SELECT coalesce(sum(active_products), 0)::bigint AS total
                    FROM category_product_counts
-                  ${byCategory ? Prisma.sql`WHERE category_id IN (SELECT id FROM tree)` : Prisma.empty}`
+                  ${subtree ? Prisma.sql`WHERE category_id IN (${subtree})` : Prisma.empty}`
     : Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`;
   const { inner, outer } = ORDER_BY[page.sort];
-  // The category and its descendants (UNION: a cycle cannot loop); categories are few.
-  const tree = byCategory
-    ? Prisma.sql`RECURSIVE tree AS (
-          SELECT id FROM categories WHERE id = ${filter.categoryId}
-          UNION
-          SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id
-        ),`
-    : Prisma.empty;
   const rows = await db.$queryRaw<ListRow[]>`
-    WITH ${tree}
-      page AS (
-        SELECT p.id, p.name, p.description, p.price, p.category_id, p.stock, p.active, p.created_at
-          FROM products p
-         WHERE ${where}
-         ORDER BY ${inner}
-         LIMIT ${page.take} OFFSET ${page.skip}
-      )
     SELECT t.total, page.id, page.name, page.description, page.price::text AS price,
            page.category_id AS "categoryId", c.name AS "categoryName", page.stock, page.active,
            page.created_at AS "createdAt"
       FROM (${total}) t
-      LEFT JOIN (page JOIN categories c ON c.id = page.category_id) ON true
+      LEFT JOIN (
+        (SELECT p.id, p.name, p.description, p.price, p.category_id, p.stock, p.active,
+                p.created_at
+           FROM products p
+          WHERE ${where}
+          ORDER BY ${inner}
+          LIMIT ${page.take} OFFSET ${page.skip}) page
+        JOIN categories c ON c.id = page.category_id
+      ) ON true
      ORDER BY ${outer}`;
   return {
     total: Number(rows[0]?.total ?? 0),
