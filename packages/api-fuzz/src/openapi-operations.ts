@@ -52,10 +52,38 @@ export interface Operation {
 export type OpenApiDocument = {
   security?: unknown[];
   paths: Record<string, Record<string, Record<string, unknown>>>;
+  components?: { schemas?: Record<string, unknown> };
 };
 
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Reads an OpenAPI document with every `$ref` to `components.schemas` resolved in place: the
+ * fuzzer generates requests and checks answers from plain schemas, while the document names its
+ * schemas once and refers to them. A single-member `allOf` is the member itself.
+ */
 export function readDocument(url: URL): OpenApiDocument {
-  return JSON.parse(readFileSync(url, 'utf8')) as OpenApiDocument;
+  const doc = JSON.parse(readFileSync(url, 'utf8')) as OpenApiDocument;
+  const components = doc.components?.schemas ?? {};
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (!isObject(node)) return node;
+    if (typeof node.$ref === 'string') {
+      const name = node.$ref.replace('#/components/schemas/', '');
+      if (!(name in components)) throw new Error(`unresolved $ref ${node.$ref}`);
+      const { $ref: _ref, ...siblings } = node;
+      return { ...(inline(components[name]) as Json), ...(inline(siblings) as Json) };
+    }
+    const { allOf, ...rest } = node;
+    if (Array.isArray(allOf) && allOf.length === 1) {
+      return { ...(inline(allOf[0]) as Json), ...(inline(rest) as Json) };
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value)]));
+  };
+  return { ...doc, paths: inline(doc.paths) as OpenApiDocument['paths'] };
 }
 
 export function operationsOf(doc: OpenApiDocument): Operation[] {

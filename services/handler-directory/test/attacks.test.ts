@@ -56,8 +56,8 @@ import { createAccount } from '../src/modules/accounts/service.js';
 import { ADMIN, TEST_JWT_SECRET, createTestApp, testConfig, type TestApp } from './support/app.js';
 import { expectDirectoryError } from './support/contract.js';
 import { createHandler } from './support/handlers.js';
-import { operationsOf } from '@dogshop/api-fuzz';
-import { readDocument } from './support/openapi.js';
+import { operationsOf, readDocument } from '@dogshop/api-fuzz';
+
 import { bearer } from './support/tokens.js';
 
 const operations = operationsOf(

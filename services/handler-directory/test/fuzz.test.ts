@@ -11,13 +11,14 @@ import {
   contractChecker,
   fuzzOperation,
   operationsOf,
+  readDocument,
   type Answer,
   type ContractChecker,
   type GeneratedRequest,
   type Hint,
   type Operation,
 } from '@dogshop/api-fuzz';
-import { readDocument } from './support/openapi.js';
+
 import { bearer } from './support/tokens.js';
 
 const operations = operationsOf(

@@ -51,8 +51,7 @@ import { TEST_API_KEY, TEST_JWT_SECRET, createTestApp, type TestApp } from './su
 import { seedCatalogue } from './support/catalogue.js';
 import { expectShopError } from './support/contract.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
-import { operationsOf, type Schema } from '@dogshop/api-fuzz';
-import { readDocument } from './support/openapi.js';
+import { operationsOf, readDocument, type Schema } from '@dogshop/api-fuzz';
 
 const operations = operationsOf(
   readDocument(new URL('../../../openapi/shop.json', import.meta.url)),

@@ -13,13 +13,13 @@ import {
   contractChecker,
   fuzzOperation,
   operationsOf,
+  readDocument,
   type Answer,
   type ContractChecker,
   type GeneratedRequest,
   type Hint,
   type Operation,
 } from '@dogshop/api-fuzz';
-import { readDocument } from './support/openapi.js';
 
 const operations = operationsOf(
   readDocument(new URL('../../../openapi/shop.json', import.meta.url)),
