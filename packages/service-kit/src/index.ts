@@ -70,3 +70,8 @@ export {
   type CachePolicy,
 } from './http-cache.js';
 export { normalizeInput, type InputNormalization } from './normalize-input.js';
+export {
+  openEmbeddedDatabase,
+  type OpenedDatabase,
+  type StartedDatabase,
+} from './embedded-database.js';

@@ -10,11 +10,10 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
-  acquireDataDirLock,
-  describeProcess,
-  StartupError,
+  openEmbeddedDatabase,
   waitUntilReachable,
   withoutCredentials,
+  type OpenedDatabase,
 } from '@dogshop/service-kit';
 import { pingMongo } from './connection.js';
 
@@ -23,16 +22,7 @@ export { withoutCredentials };
 /** Which embedded MongoDB it is; kept in the data folder's lock and named in `description`. */
 type EmbeddedKind = 'mongodb-memory-server' | 'stand-in';
 
-/** The database a process uses: the same shape as the shop's (its `src/db/open-database.ts`). */
-export interface OpenedDatabase {
-  url: string;
-  /** Started by this or the running server in its data folder (false: MONGODB_URI). */
-  embedded: boolean;
-  /** One line for logs: which database this is (a configured MongoDB, mongod, or the stand-in). */
-  description: string;
-  /** Stops what this process started (nothing for a configured or joined database). */
-  close(): Promise<void>;
-}
+export type { OpenedDatabase };
 
 export interface OpenDatabaseOptions {
   /** MONGODB_URI. */
@@ -90,42 +80,18 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDat
     return { ...started, embedded: true };
   }
 
-  const lock = acquireDataDirLock(opts.dataDir, LOCK_FILE);
-  if (!lock.acquired) {
-    const { pid, uri, kind } = lock.owner;
-    if (opts.joinRunning && uri) {
-      return {
-        url: uri,
-        embedded: true,
-        description: `the embedded database (${kind ?? 'stand-in'}) of the running server (pid ${pid}) at ${uri}`,
-        close: async () => {},
-      };
-    }
-    throw new StartupError(
-      `the embedded database in ${opts.dataDir} is in use by ${describeProcess(pid)}` +
-        (uri ? ` (${uri})` : ' (still starting)') +
-        '; stop that process first, or set MONGODB_URI',
-    );
-  }
-  try {
-    const started = await startEmbedded(opts.dataDir, opts.log);
-    lock.publish({ uri: started.url, kind: started.kind });
-    return {
-      url: started.url,
-      embedded: true,
-      description: started.description,
-      close: async () => {
-        try {
-          await started.close();
-        } finally {
-          lock.release();
-        }
-      },
-    };
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
+  const dataDir = opts.dataDir;
+  return openEmbeddedDatabase({
+    dataDir,
+    lockFile: LOCK_FILE,
+    what: 'the embedded database',
+    urlVariable: 'MONGODB_URI',
+    joinRunning: opts.joinRunning,
+    start: async () => {
+      const started = await startEmbedded(dataDir, opts.log);
+      return { ...started, stop: () => started.close() };
+    },
+  });
 }
 
 async function startEmbedded(

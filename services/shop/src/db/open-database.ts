@@ -1,23 +1,18 @@
 import path from 'node:path';
 import {
-  acquireDataDirLock,
-  describeProcess,
-  StartupError,
+  openEmbeddedDatabase,
   waitUntilReachable,
   withoutCredentials,
+  type OpenedDatabase as Opened,
 } from '@dogshop/service-kit';
 import pg from 'pg';
 import type { ShopConfig } from '../config.js';
 import { applyMigrations } from './migrations.js';
 
-export interface OpenedDatabase {
-  url: string;
-  embedded: boolean;
-  /** One line for logs: which database this is. */
-  description: string;
+/** service-kit's OpenedDatabase (the directory's too), plus the migrations applied on open. */
+export interface OpenedDatabase extends Opened {
   /** Migrations applied while opening (empty when none were pending or none were asked for). */
   applied: string[];
-  close(): Promise<void>;
 }
 
 const EMBEDDED_DATABASE = 'shop';
@@ -43,48 +38,29 @@ export async function openDatabase(
     return { url, embedded: false, description, applied, close: async () => {} };
   }
 
-  const lock = acquireDataDirLock(config.dataDir, LOCK_FILE);
-  if (!lock.acquired) {
-    const { pid, uri } = lock.owner;
-    if (opts.joinRunning && uri) {
-      const description = `the embedded PostgreSQL of the running server (${describeProcess(pid)})`;
-      return { url: uri, embedded: true, description, applied: [], close: async () => {} };
-    }
-    throw new StartupError(
-      `the embedded PostgreSQL in ${config.dataDir} is in use by ${describeProcess(pid)}` +
-        (uri ? '' : ' (still starting)') +
-        '; stop that process first, or set DATABASE_URL',
-    );
-  }
-  try {
-    const { startEmbeddedPostgres } = await importWithoutSignalHooks();
-    const server = await startEmbeddedPostgres({
-      dir: path.join(config.dataDir, 'postgres'),
-      port: config.embeddedPgPort,
-      log: opts.log,
-    });
-    await server.createDatabase(EMBEDDED_DATABASE);
-    const url = server.url(EMBEDDED_DATABASE);
-    const applied = await applyMigrations(url);
-    if (applied.length > 0) opts.log?.(`applied migrations: ${applied.join(', ')}`);
-    lock.publish({ uri: url, kind: 'embedded' });
-    return {
-      url,
-      embedded: true,
-      description: `the embedded PostgreSQL in ${config.dataDir} (DATABASE_URL unset)`,
-      applied,
-      close: async () => {
-        try {
-          await server.stop();
-        } finally {
-          lock.release();
-        }
-      },
-    };
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
+  let applied: string[] = [];
+  const opened = await openEmbeddedDatabase({
+    dataDir: config.dataDir,
+    lockFile: LOCK_FILE,
+    what: 'the embedded PostgreSQL',
+    urlVariable: 'DATABASE_URL',
+    joinRunning: opts.joinRunning,
+    start: async () => {
+      const { startEmbeddedPostgres } = await importWithoutSignalHooks();
+      const server = await startEmbeddedPostgres({
+        dir: path.join(config.dataDir, 'postgres'),
+        port: config.embeddedPgPort,
+        log: opts.log,
+      });
+      await server.createDatabase(EMBEDDED_DATABASE);
+      const url = server.url(EMBEDDED_DATABASE);
+      applied = await applyMigrations(url);
+      if (applied.length > 0) opts.log?.(`applied migrations: ${applied.join(', ')}`);
+      const description = `the embedded PostgreSQL in ${config.dataDir} (DATABASE_URL unset)`;
+      return { url, description, stop: () => server.stop() };
+    },
+  });
+  return { ...opened, applied };
 }
 
 /** A bounded wait for a configured server (compose starts it beside us), then one line. */
