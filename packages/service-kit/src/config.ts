@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { Value } from 'typebox/value';
 import { Type, type Static, type TObject } from 'typebox';
+import { resolveJwtSecret } from './dev-secret.js';
 
 /** A configuration value that is missing or invalid; its message names the variable. */
 export class ConfigError extends Error {
@@ -108,3 +110,61 @@ export const parseOrigins = (value: string): string[] =>
 /** Demo data is loaded into an empty database unless SEED_DEMO says otherwise, never by default in production. */
 export const seedDemoDefault = (seedDemo: boolean | undefined, nodeEnv: string): boolean =>
   seedDemo ?? nodeEnv !== 'production';
+
+type CommonEnv = Static<TObject<ReturnType<typeof commonEnv>>>;
+
+/** The settings every service reads, typed and resolved (see commonEnv for each variable). */
+export interface CommonConfig {
+  env: CommonEnv['NODE_ENV'];
+  port: number;
+  host: string;
+  logLevel: string;
+  dataDir: string;
+  jwtSecret: string;
+  jwtTtl: string;
+  corsOrigins: string[];
+  seedDemo: boolean;
+  databaseWaitMs: number;
+  rateLimitPerMinute: number;
+  trustProxyHops: number;
+  passwordThreadNiceness: number;
+  loginMaxFailures: number;
+  accountLoginMaxFailures: number;
+  loginFailureWindowMs: number;
+  redisUrl: string | undefined;
+}
+
+/**
+ * The common part of a service's configuration from its loaded variables: `databaseUrl` names
+ * the service's database variable, which production requires (the embedded databases are for
+ * development only).
+ */
+export function commonConfig(
+  e: CommonEnv,
+  database: { variable: string; value: string | undefined },
+): CommonConfig {
+  const production = e.NODE_ENV === 'production';
+  if (production && !database.value) {
+    throw new ConfigError(`${database.variable}: required when NODE_ENV=production`);
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    dataDir,
+    jwtSecret: resolveJwtSecret({ secret: e.JWT_SECRET, production, dataDir }),
+    jwtTtl: e.JWT_TTL,
+    corsOrigins: parseOrigins(e.CORS_ORIGINS),
+    seedDemo: seedDemoDefault(e.SEED_DEMO, e.NODE_ENV),
+    databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    passwordThreadNiceness: e.PASSWORD_THREAD_NICENESS,
+    loginMaxFailures: e.LOGIN_MAX_FAILURES,
+    accountLoginMaxFailures: e.ACCOUNT_LOGIN_MAX_FAILURES,
+    loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+    redisUrl: e.REDIS_URL,
+  };
+}

@@ -1,4 +1,12 @@
-export { ConfigError, commonEnv, loadConfig, parseOrigins, seedDemoDefault } from './config.js';
+export {
+  ConfigError,
+  commonConfig,
+  commonEnv,
+  loadConfig,
+  parseOrigins,
+  seedDemoDefault,
+  type CommonConfig,
+} from './config.js';
 export { resolveJwtSecret } from './dev-secret.js';
 export { apiDocs, type DocsOptions } from './docs.js';
 export { errorEnvelope, type ErrorEnvelopeOptions } from './error-envelope.js';
