@@ -136,3 +136,55 @@ export async function waitForOk(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Writes raw bytes to 127.0.0.1:`port` (in pieces, `pauseMs` apart) and reads until the server
+ * closes the connection: for answers Node's HTTP parser gives before any handler runs.
+ */
+export function rawHttpExchange(
+  port: number,
+  parts: string[],
+  opts: { pauseMs?: number; maxMs?: number } = {},
+): Promise<{ text: string; closedAfterMs: number }> {
+  const { pauseMs = 0, maxMs = 5_000 } = opts;
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    let timer: NodeJS.Timeout | undefined;
+    const writeNext = (i: number) => {
+      if (socket.destroyed || i >= parts.length) return;
+      socket.write(parts[i]!);
+      timer = setTimeout(() => writeNext(i + 1), pauseMs);
+    };
+    const guard = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the server kept the connection open for ${maxMs} ms: ${text}`));
+    }, maxMs);
+    socket.on('connect', () => writeNext(0));
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    socket.on('error', () => {}); // the server may reset after answering
+    socket.on('close', () => {
+      clearTimeout(timer);
+      clearTimeout(guard);
+      resolve({ text, closedAfterMs: Date.now() - started });
+    });
+  });
+}
+
+/** A raw HTTP/1.1 answer split into its status line, lower-cased headers and body. */
+export function parseRawHttpAnswer(text: string): {
+  statusLine: string;
+  headers: Record<string, string>;
+  body: string;
+} {
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((line) => {
+      const [name = '', value = ''] = line.split(/:\s*/, 2);
+      return [name.toLowerCase(), value];
+    }),
+  );
+  return { statusLine, headers, body };
+}

@@ -1,8 +1,9 @@
 // Strict input: numbers in query strings only in plain decimal notation, validation messages in
 // German throughout, U+0000 refused anywhere, and requests Node's HTTP parser refuses answered in
 // the directory's German envelope (raw sockets against a listening app).
-import net from 'node:net';
+import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseRawHttpAnswer, rawHttpExchange } from '@dogshop/child-processes';
 import { MESSAGES } from '../src/messages.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectDirectoryError } from './support/contract.js';
@@ -132,41 +133,10 @@ describe('U+0000', () => {
   });
 });
 
-/** Writes raw bytes (in pieces, `pause` ms apart) and reads until the server closes. */
-function raw(to: number, parts: string[], pause = 0, maxMs = 5_000) {
-  return new Promise<{ text: string; closedAfterMs: number }>((resolve, reject) => {
-    const started = Date.now();
-    const socket = net.connect(to, '127.0.0.1');
-    let text = '';
-    let timer: NodeJS.Timeout | undefined;
-    const writeNext = (i: number) => {
-      if (socket.destroyed || i >= parts.length) return;
-      socket.write(parts[i]!);
-      timer = setTimeout(() => writeNext(i + 1), pause);
-    };
-    const guard = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the server kept the connection open for ${maxMs} ms: ${text}`));
-    }, maxMs);
-    socket.on('connect', () => writeNext(0));
-    socket.on('data', (chunk) => (text += chunk.toString('utf8')));
-    socket.on('error', () => {}); // the server may reset after answering
-    socket.on('close', () => {
-      clearTimeout(timer);
-      clearTimeout(guard);
-      resolve({ text, closedAfterMs: Date.now() - started });
-    });
-  });
-}
-
 /** Asserts a complete HTTP/1.1 answer in the directory's envelope, closing the connection. */
 function expectRawDirectoryError(text: string, status: number, reason: string, message: string) {
-  const [head = '', body = ''] = text.split('\r\n\r\n');
-  const lines = head.split('\r\n');
-  expect(lines[0]).toBe(`HTTP/1.1 ${status} ${reason}`);
-  const headers = Object.fromEntries(
-    lines.slice(1).map((line) => line.split(/:\s*/, 2).map((s, i) => (i ? s : s.toLowerCase()))),
-  );
+  const { statusLine, headers, body } = parseRawHttpAnswer(text);
+  expect(statusLine).toBe(`HTTP/1.1 ${status} ${reason}`);
   expect(headers).toMatchObject({
     connection: 'close',
     'content-type': 'application/json; charset=utf-8',
@@ -179,7 +149,7 @@ function expectRawDirectoryError(text: string, status: number, reason: string, m
 describe("requests Node's HTTP parser refuses", () => {
   it('answers a bad request line with 400 in German', async () => {
     for (const line of ['GET /api/public/users FOO/1.1', 'BREW /api HTTP/1.1', 'GET']) {
-      const { text } = await raw(port, [`${line}\r\nHost: x\r\n\r\n`]);
+      const { text } = await rawHttpExchange(port, [`${line}\r\nHost: x\r\n\r\n`]);
       expectRawDirectoryError(text, 400, 'Bad Request', MESSAGES.clientErrors[400]);
     }
   });
@@ -190,7 +160,7 @@ describe("requests Node's HTTP parser refuses", () => {
       `GET /api/public/users HTTP/1.1\r\nHost: x\r\n${headers}\r\n`,
       `GET /api/public/users?lat=${'1'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`,
     ]) {
-      const { text } = await raw(port, [request]);
+      const { text } = await rawHttpExchange(port, [request]);
       expectRawDirectoryError(
         text,
         431,
@@ -208,7 +178,10 @@ describe("requests Node's HTTP parser refuses", () => {
       const slowPort = (slow.app.server.address() as net.AddressInfo).port;
       const head = `POST /api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${slow.admin.token}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`;
       const trickle = Array.from({ length: 20 }, () => ' ');
-      const cut = await raw(slowPort, [head, ...trickle], 300, 6_000);
+      const cut = await rawHttpExchange(slowPort, [head, ...trickle], {
+        pauseMs: 300,
+        maxMs: 6_000,
+      });
       expect(cut.closedAfterMs).toBeGreaterThanOrEqual(1_000);
       expect(cut.closedAfterMs).toBeLessThan(3_000);
       expectRawDirectoryError(cut.text, 408, 'Request Timeout', MESSAGES.clientErrors[408]);

@@ -1,8 +1,9 @@
 // Strict input: numbers in paths and query strings only in plain decimal notation, requests
 // Node's HTTP parser refuses answered in the shop's envelope (raw sockets against a listening
 // app), and U+0000 refused (attacks.test.ts covers every body field).
-import net from 'node:net';
+import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseRawHttpAnswer, rawHttpExchange } from '@dogshop/child-processes';
 import { TEST_API_KEY, createTestApp, type TestApp } from './support/app.js';
 import { seedCatalogue } from './support/catalogue.js';
 import { expectShopError } from './support/contract.js';
@@ -80,41 +81,10 @@ describe('numbers in paths and query strings', () => {
   });
 });
 
-/** Writes raw bytes (in pieces, `pause` ms apart) and reads until the server closes. */
-function raw(to: number, parts: string[], pause = 0, maxMs = 5_000) {
-  return new Promise<{ text: string; closedAfterMs: number }>((resolve, reject) => {
-    const started = Date.now();
-    const socket = net.connect(to, '127.0.0.1');
-    let text = '';
-    let timer: NodeJS.Timeout | undefined;
-    const writeNext = (i: number) => {
-      if (socket.destroyed || i >= parts.length) return;
-      socket.write(parts[i]!);
-      timer = setTimeout(() => writeNext(i + 1), pause);
-    };
-    const guard = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the server kept the connection open for ${maxMs} ms: ${text}`));
-    }, maxMs);
-    socket.on('connect', () => writeNext(0));
-    socket.on('data', (chunk) => (text += chunk.toString('utf8')));
-    socket.on('error', () => {}); // the server may reset after answering
-    socket.on('close', () => {
-      clearTimeout(timer);
-      clearTimeout(guard);
-      resolve({ text, closedAfterMs: Date.now() - started });
-    });
-  });
-}
-
 /** Asserts a complete HTTP/1.1 answer in the shop's envelope, closing the connection. */
 function expectRawShopError(text: string, status: number, reason: string, message: RegExp) {
-  const [head = '', body = ''] = text.split('\r\n\r\n');
-  const lines = head.split('\r\n');
-  expect(lines[0]).toBe(`HTTP/1.1 ${status} ${reason}`);
-  const headers = Object.fromEntries(
-    lines.slice(1).map((line) => line.split(/:\s*/, 2).map((s, i) => (i ? s : s.toLowerCase()))),
-  );
+  const { statusLine, headers, body } = parseRawHttpAnswer(text);
+  expect(statusLine).toBe(`HTTP/1.1 ${status} ${reason}`);
   expect(headers).toMatchObject({
     connection: 'close',
     'content-type': 'application/json; charset=utf-8',
@@ -129,7 +99,7 @@ function expectRawShopError(text: string, status: number, reason: string, messag
 describe("requests Node's HTTP parser refuses", () => {
   it('answers a bad request line with 400 in the envelope', async () => {
     for (const line of ['GET /products FOO/1.1', 'BREW /products HTTP/1.1', 'GET']) {
-      const { text } = await raw(port, [`${line}\r\nHost: x\r\n\r\n`]);
+      const { text } = await rawHttpExchange(port, [`${line}\r\nHost: x\r\n\r\n`]);
       expectRawShopError(
         text,
         400,
@@ -146,7 +116,7 @@ describe("requests Node's HTTP parser refuses", () => {
       `GET /products HTTP/1.1\r\nHost: x\r\n${headers}\r\n`,
       `GET ${url} HTTP/1.1\r\nHost: x\r\n\r\n`,
     ]) {
-      const { text } = await raw(port, [request]);
+      const { text } = await rawHttpExchange(port, [request]);
       expectRawShopError(text, 431, 'Request Header Fields Too Large', /^Request header fields/);
     }
     // The server is unharmed.
@@ -160,7 +130,10 @@ describe("requests Node's HTTP parser refuses", () => {
       const slowPort = (slow.app.server.address() as net.AddressInfo).port;
       const head = `POST /orders HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`;
       const trickle = Array.from({ length: 20 }, () => ' ');
-      const cut = await raw(slowPort, [head, ...trickle], 300, 6_000);
+      const cut = await rawHttpExchange(slowPort, [head, ...trickle], {
+        pauseMs: 300,
+        maxMs: 6_000,
+      });
       expect(cut.closedAfterMs).toBeGreaterThanOrEqual(1_000);
       expect(cut.closedAfterMs).toBeLessThan(3_000);
       expectRawShopError(cut.text, 408, 'Request Timeout', /^Request timeout/);
