@@ -10,11 +10,12 @@
 import pg from 'pg';
 import type { Context } from '../context.js';
 import { migrateShopDatabase } from '../infra/shop-database.js';
-import { datasetName } from './cache.js';
+import { datasetName, description } from './cache.js';
 import {
   CATEGORY_COUNT,
   generateCatalogue,
   loadShopDataset,
+  PHRASES,
   REVIEWS_PER_PRODUCT,
   SHOP_SEED,
   type ShopDatasetSummary,
@@ -57,19 +58,6 @@ const REVIEW_ADJECTIVES = [
   'Bright',
   'Soft',
 ];
-const REVIEW_PHRASES = [
-  'made for long tracks in wet terrain',
-  'tested by professional handlers',
-  'easy to clean after a day in the field',
-  'keeps its shape in frost and rain',
-  'suits small and large breeds',
-  'with a lifetime repair promise',
-  'stitched by hand in a small workshop',
-  'visible from far away in the forest',
-  'quiet enough for the stalk',
-  'a favourite of blood-tracking teams',
-];
-
 const sqlArray = (items: string[]) =>
   `ARRAY[${items.map((s) => `'${s.replaceAll("'", "''")}'`).join(', ')}]`;
 
@@ -220,9 +208,9 @@ async function loadRest(
               c.ids[1 + (v.h % c.n + v.k * $4::int) % c.n],
               v.rating,
               (${sqlArray(REVIEW_ADJECTIVES)})[1 + v.r2 % ${REVIEW_ADJECTIVES.length}] || ' and worth it',
-              initcap(left((${sqlArray(REVIEW_PHRASES)})[1 + v.r3 % ${REVIEW_PHRASES.length}], 1))
-                || substr((${sqlArray(REVIEW_PHRASES)})[1 + v.r3 % ${REVIEW_PHRASES.length}], 2)
-                || '; ' || (${sqlArray(REVIEW_PHRASES)})[1 + v.r4 % ${REVIEW_PHRASES.length}]
+              initcap(left((${sqlArray(PHRASES)})[1 + v.r3 % ${PHRASES.length}], 1))
+                || substr((${sqlArray(PHRASES)})[1 + v.r3 % ${PHRASES.length}], 2)
+                || '; ' || (${sqlArray(PHRASES)})[1 + v.r4 % ${PHRASES.length}]
                 || '. Rated ' || v.rating || ' of 5.',
               v.r4 % 21,
               timestamptz '2026-11-01 00:00:00+00' - make_interval(secs => v.r1 % 63072000)
@@ -269,14 +257,6 @@ async function loadRest(
     vacuumSeconds,
     totalSeconds: (Date.now() - started) / 1000,
   };
-}
-
-async function description(ctx: Context, database: string): Promise<string | null> {
-  const rows = await ctx.pg.query<{ d: string | null }>(
-    `SELECT shobj_description(oid, 'pg_database') AS d FROM pg_database WHERE datname = $1`,
-    [database],
-  );
-  return rows[0]?.d ?? null;
 }
 
 /**

@@ -8,7 +8,8 @@ import { loadShopDataset, SHOP_DATASET_VERSION, type ShopDatasetSummary } from '
 export const datasetName = (products: number) =>
   `dataset_shop_${products}_v${SHOP_DATASET_VERSION}`;
 
-async function description(ctx: Context, database: string): Promise<string | null> {
+/** A data set's summary, kept as the comment of its template database (null while unfinished). */
+export async function description(ctx: Context, database: string): Promise<string | null> {
   const rows = await ctx.pg.query<{ d: string | null }>(
     `SELECT shobj_description(oid, 'pg_database') AS d FROM pg_database WHERE datname = $1`,
     [database],

@@ -69,7 +69,8 @@ const ADJECTIVES = [
   'bright',
   'soft',
 ];
-const PHRASES = [
+/** Review and description phrases (the bulk loader writes its reviews from the same list). */
+export const PHRASES = [
   'made for long tracks in wet terrain',
   'tested by professional handlers',
   'easy to clean after a day in the field',
