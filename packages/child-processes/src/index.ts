@@ -188,3 +188,5 @@ export function parseRawHttpAnswer(text: string): {
   );
   return { statusLine, headers, body };
 }
+
+export { RedisServer } from './redis-server.js';

@@ -97,6 +97,14 @@ export function commonEnv(defaults: {
     // Shared state of all replicas (rate limits, login-failure counters): Redis when set, this
     // process's memory when not (openSharedState).
     REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+    // Load shedding (loadShedding): 503 with Retry-After while the event loop lags by more than
+    // this on average (ms), or more operations than this wait for a database connection; 0: off.
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1000 }),
+    PRESSURE_MAX_POOL_WAITING: Type.Integer({ minimum: 0, maximum: 100_000, default: 100 }),
+    // Traces (tracing.ts): on only when set, sent as OTLP/HTTP to this collector address; the
+    // exporter reads it (and the other OTEL_EXPORTER_OTLP_* variables) itself.
+    OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+    OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
   };
 }
 
@@ -132,6 +140,10 @@ export interface CommonConfig {
   accountLoginMaxFailures: number;
   loginFailureWindowMs: number;
   redisUrl: string | undefined;
+  pressureMaxEventLoopDelayMs: number;
+  pressureMaxPoolWaiting: number;
+  /** Set when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT); OTEL_SERVICE_NAME if given. */
+  otel: { serviceName: string | undefined } | undefined;
 }
 
 /**
@@ -166,5 +178,8 @@ export function commonConfig(
     accountLoginMaxFailures: e.ACCOUNT_LOGIN_MAX_FAILURES,
     loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
     redisUrl: e.REDIS_URL,
+    pressureMaxEventLoopDelayMs: e.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
+    pressureMaxPoolWaiting: e.PRESSURE_MAX_POOL_WAITING,
+    otel: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { serviceName: e.OTEL_SERVICE_NAME } : undefined,
   };
 }

@@ -12,6 +12,15 @@ export { apiDocs, type DocsOptions } from './docs.js';
 export { errorEnvelope, type ErrorEnvelopeOptions } from './error-envelope.js';
 export { healthRoutes, type HealthOptions } from './health.js';
 export {
+  HTTP_DURATION_BUCKETS,
+  UNMATCHED_ROUTE,
+  prometheusMetrics,
+  type Metrics,
+  type MetricsOptions,
+  type PoolStats,
+} from './metrics.js';
+export { loadShedding, type LoadSheddingOptions } from './pressure.js';
+export {
   LoginLimiter,
   MemoryCounterStore,
   loginUnavailable,
@@ -25,6 +34,8 @@ export {
 export { RedisCounterStore } from './redis-counter-store.js';
 export {
   openSharedState,
+  type Invalidation,
+  type InvalidationCause,
   type SharedState,
   type SharedStateLog,
   type SharedStateOptions,
@@ -48,6 +59,13 @@ export { runServer } from './run-server.js';
 export { securityDefaults, type SecurityOptions } from './security.js';
 export { serverOptions } from './server-options.js';
 export { loggerOptions, REDACTED_PATHS, requestLog } from './request-log.js';
+export {
+  startTracing,
+  traceIdsOfActiveSpan,
+  type ReadableSpan,
+  type Tracing,
+  type TracingOptions,
+} from './tracing.js';
 export {
   PLAIN_DECIMAL,
   PLAIN_DECIMAL_KEYWORD,
@@ -75,8 +93,10 @@ export {
   GATEWAY_REVALIDATE_ALWAYS,
   httpCache,
   ifNoneMatchMatches,
+  strongEtag,
   type CachePolicy,
 } from './http-cache.js';
+export { KeptCopy, type KeptCopyOptions } from './kept-copy.js';
 export { normalizeInput, type InputNormalization } from './normalize-input.js';
 export {
   openEmbeddedDatabase,

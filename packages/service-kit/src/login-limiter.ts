@@ -94,6 +94,11 @@ export interface LoginLimiterOptions extends LoginLimits {
   unavailableMessage?: string;
   /** Retry-After of that 503, in seconds (default 5). */
   unavailableRetryAfterSeconds?: number;
+  /**
+   * Counted here, where both are decided, for every service using the limiter: logins refused
+   * for wrong credentials and logins refused because a limit is spent (prom-client counters).
+   */
+  counters?: { failed: { inc(): void }; throttled: { inc(): void } };
 }
 
 export type LoginAttempt<T> =
@@ -174,10 +179,14 @@ export class LoginLimiter {
         else if (failures + this.earlierInFlight(key, ticket, max - failures) >= max)
           waitMs = Math.max(waitMs, IN_FLIGHT_RETRY_MS);
       });
-      if (waitMs > 0) return { limited: true, retryAfterSeconds: Math.ceil(waitMs / 1000) };
+      if (waitMs > 0) {
+        this.options.counters?.throttled.inc();
+        return { limited: true, retryAfterSeconds: Math.ceil(waitMs / 1000) };
+      }
 
       const result = await check();
       if (result === null) {
+        this.options.counters?.failed.inc();
         await this.stored(
           Promise.all(scopes.map(({ key }) => this.store.increment(key, windowMs))),
         );

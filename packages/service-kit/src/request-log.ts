@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PinoPretty } from 'pino-pretty';
+import { traceIdsOfActiveSpan } from './tracing.js';
 
 /** Log fields that must never be written: secrets in headers and bodies. */
 export const REDACTED_PATHS = [
@@ -18,10 +19,18 @@ export const REDACTED_PATHS = [
 /**
  * pino with secrets redacted: JSON lines when stdout is a file, a pipe or a log collector;
  * coloured single lines when a person watches a terminal (so the once-printed API key or admin
- * password does not scroll away under JSON).
+ * password does not scroll away under JSON). With `traceIds` (tracing is on) each line written
+ * inside a traced request carries its `trace_id` and `span_id`; without it, no mixin at all.
  */
-export function loggerOptions(level: string): NonNullable<FastifyServerOptions['logger']> {
-  const base = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+export function loggerOptions(
+  level: string,
+  opts: { traceIds?: boolean } = {},
+): NonNullable<FastifyServerOptions['logger']> {
+  const base = {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    ...(opts.traceIds === true && { mixin: traceIdsOfActiveSpan }),
+  };
   if (!process.stdout.isTTY) return base;
   return {
     ...base,

@@ -24,10 +24,12 @@ export function serverOptions(opts: {
   requestTimeoutMs?: number;
   /** Envelope and texts for errors Node's HTTP parser raises (400, 408, 431); else Fastify's. */
   clientErrors?: ClientErrorOptions;
+  /** Tracing is on (startTracing): log lines inside a request carry its trace_id and span_id. */
+  traceIds?: boolean;
 }): FastifyHttpOptions<Server> {
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   return {
-    logger: loggerOptions(opts.logLevel),
+    logger: loggerOptions(opts.logLevel, { traceIds: opts.traceIds }),
     bodyLimit: opts.bodyLimit ?? 100 * 1024,
     // Behind the gateway, the client address (rate limits, login throttling) comes from
     // X-Forwarded-For; trusting a fixed hop count keeps clients from forging it.

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { MemoryCounterStore, type CounterStore } from './login-limiter.js';
 import { RedisCounterStore } from './redis-counter-store.js';
@@ -23,13 +25,20 @@ export interface SharedStateOptions {
 
 /**
  * State that replicas of a service must share to behave like one process. With `REDIS_URL` it
- * lives in Redis, through one connection per process; without, in memory.
+ * lives in Redis, through one connection per process (plus one for the invalidation signal);
+ * without, in memory.
  *
  * What happens while Redis cannot be reached is decided per use:
  * - `counters` (the login limiter): its methods reject, and LoginLimiter fails closed (503 with
  *   Retry-After instead of unlimited password guesses).
  * - `rateLimitRedis` (@fastify/rate-limit): securityDefaults sets `skipOnError`, so the limits
  *   fail open (requests pass).
+ * - `invalidation` (the caches): fails towards correctness. A cache may keep a copy only while
+ *   `invalidation.listening`, i.e. while this process is subscribed and so hears every
+ *   invalidation of every replica; otherwise it reads through to the database on every use.
+ *   When the subscription drops, and again when it is back (messages may have been missed in
+ *   between), every listener is told to drop its copies (`'missed'`). A publish Redis could not
+ *   take is still delivered in this process at once and sent again when the connection is back.
  * The connection logs one warning when an outage starts and one line when it ends, not one per
  * request.
  */
@@ -42,28 +51,123 @@ export interface SharedState {
   rateLimitRedis?: Redis;
   /** Prefix of the rate limiter's keys, so that services sharing a Redis count apart. */
   rateLimitNameSpace: string;
-  // Cache invalidation (issue 13, item 1; the caches of the speed issue) belongs here, next to
-  // the counters: e.g. `invalidation: { publish(topic, key), subscribe(topic, onMessage) }`, over
-  // Redis pub/sub with REDIS_URL (publish on `redis`, subscribe on a `redis.duplicate()`, since a
-  // subscribed connection runs no other command; its outage should fail towards short cache
-  // lifetimes) and an in-process EventEmitter without. Not built yet.
-  /** Ends the Redis connection (nothing to do in memory); for the app's onClose. */
+  /** "This changed" signals between the replicas' caches (see Invalidation). */
+  invalidation: Invalidation;
+  /** Ends the Redis connections (nothing to do in memory); for the app's onClose. */
   close(): Promise<void>;
 }
 
+/** Why a listener must drop its copies: a replica changed the data, or messages may be lost. */
+export type InvalidationCause = 'published' | 'missed';
+
 /**
- * Opens the service's shared state: one Redis connection when `url` is set, memory otherwise.
- * Waits for Redis at most `connectTimeoutMs`; when it does not answer, the service starts anyway
- * (a Redis outage never takes the API down), logs a warning, and keeps reconnecting.
+ * A signal that something changed, from any replica to every replica. A topic names what changed
+ * (`handlers`, `api-keys`); the message carries nothing else, and a listener drops its copies.
+ *
+ * With Redis: one Pub/Sub channel per service (`<keyPrefix>invalidation`); messages are published
+ * on the shared connection and heard on a second one (a subscribed connection runs no other
+ * command). Pub/Sub delivers only to those subscribed at that moment, so a listener is also told
+ * (`'missed'`) when the subscription drops and when it is back. In memory: an EventEmitter of the
+ * process (every SharedState of the process with the same key prefix hears it).
+ */
+export interface Invalidation {
+  /**
+   * Tells every listener of `topic` on every replica. This process's listeners are called before
+   * it returns; the others hear it through Redis. Never rejects: resolves true when Redis took
+   * the message (in memory: always), false when it could not (Redis unreachable), in which case
+   * the message is sent again as soon as the connection is back, while this process lives.
+   */
+  publish(topic: string): Promise<boolean>;
+  /** Calls `onInvalidate` as described above until the returned function is called. */
+  subscribe(topic: string, onInvalidate: (cause: InvalidationCause) => void): () => void;
+  /**
+   * Whether this process hears every publish of every replica now: always in memory; with Redis
+   * while its subscription is confirmed. A cache keeps and serves a copy only while this is true.
+   */
+  readonly listening: boolean;
+}
+
+type InvalidationListener = (cause: InvalidationCause) => void;
+
+/** The listeners of one SharedState, by topic. */
+class Listeners {
+  private readonly byTopic = new Map<string, Set<InvalidationListener>>();
+
+  add(topic: string, listener: InvalidationListener): () => void {
+    let set = this.byTopic.get(topic);
+    if (!set) this.byTopic.set(topic, (set = new Set()));
+    // A wrapper of its own, so that subscribing one function twice needs two unsubscribes.
+    const entry: InvalidationListener = (cause) => listener(cause);
+    set.add(entry);
+    return () => {
+      set.delete(entry);
+      if (set.size === 0 && this.byTopic.get(topic) === set) this.byTopic.delete(topic);
+    };
+  }
+
+  notify(topic: string, cause: InvalidationCause): void {
+    for (const listener of [...(this.byTopic.get(topic) ?? [])]) listener(cause);
+  }
+
+  notifyAll(cause: InvalidationCause): void {
+    for (const topic of [...this.byTopic.keys()]) this.notify(topic, cause);
+  }
+}
+
+/** In memory, the invalidations of every SharedState of this process: event name = key prefix. */
+const processBus = new EventEmitter().setMaxListeners(0);
+
+function memoryInvalidation(keyPrefix: string): { invalidation: Invalidation; close(): void } {
+  const listeners = new Listeners();
+  const onMessage = (topic: string) => listeners.notify(topic, 'published');
+  processBus.on(keyPrefix, onMessage);
+  return {
+    invalidation: {
+      listening: true,
+      publish: async (topic) => {
+        processBus.emit(keyPrefix, topic);
+        return true;
+      },
+      subscribe: (topic, onInvalidate) => listeners.add(topic, onInvalidate),
+    },
+    close: () => void processBus.off(keyPrefix, onMessage),
+  };
+}
+
+/** The Pub/Sub message: the topic, and which SharedState sent it (it heard it already). */
+interface InvalidationMessage {
+  topic: string;
+  from: string;
+}
+
+function parseMessage(text: string): InvalidationMessage | undefined {
+  try {
+    const message = JSON.parse(text) as Partial<InvalidationMessage> | null;
+    if (typeof message?.topic === 'string' && typeof message.from === 'string') {
+      return { topic: message.topic, from: message.from };
+    }
+  } catch {
+    // not one of ours
+  }
+  return undefined;
+}
+
+/**
+ * Opens the service's shared state: one Redis connection when `url` is set (and a second one
+ * subscribed to the invalidation channel), memory otherwise. Waits for Redis at most
+ * `connectTimeoutMs`; when it does not answer, the service starts anyway (a Redis outage never
+ * takes the API down), logs a warning, and keeps reconnecting.
  */
 export async function openSharedState(options: SharedStateOptions): Promise<SharedState> {
   const rateLimitNameSpace = `${options.keyPrefix}rate-limit:`;
   if (!options.url) {
+    const memory = memoryInvalidation(options.keyPrefix);
     return {
       kind: 'memory',
       counters: new MemoryCounterStore(),
       rateLimitNameSpace,
-      close: async () => {},
+      invalidation: memory.invalidation,
+      close: async () => memory.close(),
     };
   }
   const connectTimeout = options.connectTimeoutMs ?? 2_000;
@@ -82,6 +186,15 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
     // long on a socket an outage already closed, which would hold the process at shutdown.
     disconnectTimeout: 200,
   });
+  // Subscribed again by hand on every connection (not ioredis's autoResubscribe), so that
+  // `listening` turns true only once Redis has confirmed the subscription.
+  const subscriber = redis.duplicate({ autoResubscribe: false });
+  const channel = `${options.keyPrefix}invalidation`;
+  const self = randomUUID();
+  const listeners = new Listeners();
+  let listening = false;
+  /** Topics whose publish Redis did not take; sent when the connection is back. */
+  const unsent = new Set<string>();
 
   let closing = false;
   let down = false;
@@ -90,7 +203,7 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
     down = true;
     options.log.warn(
       { redis: where, reason },
-      'Redis unreachable: rate limits pass unchecked (fail open), logins answer 503 (fail closed) until it is back',
+      'Redis unreachable: rate limits pass unchecked (fail open), logins answer 503 (fail closed), caches read through until it is back',
     );
   };
   redis.on('error', (error: Error & { code?: string }) => {
@@ -98,37 +211,94 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
   });
   redis.on('close', () => wentDown('connection closed'));
   redis.on('ready', () => {
+    for (const topic of unsent) {
+      unsent.delete(topic);
+      void publishToRedis(topic);
+    }
     if (!down) return;
     down = false;
-    options.log.info({ redis: where }, 'Redis reachable again: limits shared again');
+    options.log.info({ redis: where }, 'Redis reachable again: limits and caches shared again');
+  });
+
+  const publishToRedis = async (topic: string): Promise<boolean> => {
+    try {
+      await redis.publish(channel, JSON.stringify({ topic, from: self }));
+      return true;
+    } catch {
+      if (!closing) unsent.add(topic);
+      return false;
+    }
+  };
+
+  // The subscription's own outages are the main connection's (one Redis): logged there.
+  subscriber.on('error', () => {});
+  subscriber.on('close', () => {
+    if (!listening) return;
+    listening = false;
+    listeners.notifyAll('missed');
+  });
+  let subscribed = () => {};
+  const firstSubscription = new Promise<void>((resolve) => (subscribed = resolve));
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).then(
+      () => {
+        if (closing || subscriber.status !== 'ready') return;
+        listening = true;
+        // Whatever was published while not subscribed is lost: drop every copy.
+        listeners.notifyAll('missed');
+        subscribed();
+      },
+      // Not confirmed (e.g. timed out): a fresh connection tries again.
+      () => {
+        if (!closing) subscriber.disconnect(true);
+      },
+    );
+  });
+  subscriber.on('message', (from: string, text: string) => {
+    if (from !== channel) return;
+    const message = parseMessage(text);
+    if (message && message.from !== self) listeners.notify(message.topic, 'published');
   });
 
   const isReady = () => redis.status === 'ready';
-  if (!isReady()) {
-    let settle = () => {};
-    const ready = new Promise<void>((resolve) => {
-      settle = resolve;
-      redis.once('ready', resolve);
-    });
-    const timer = setTimeout(settle, connectTimeout);
-    await ready;
-    clearTimeout(timer);
-    redis.off('ready', settle);
-    if (!isReady()) wentDown(`no answer within ${connectTimeout} ms at start-up`);
-  }
+  const connected = isReady() ? Promise.resolve() : new Promise((r) => redis.once('ready', r));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all([connected, firstSubscription]),
+    new Promise((resolve) => (timer = setTimeout(resolve, connectTimeout))),
+  ]);
+  clearTimeout(timer);
+  if (!isReady()) wentDown(`no answer within ${connectTimeout} ms at start-up`);
 
+  const invalidation: Invalidation = {
+    get listening() {
+      return listening;
+    },
+    publish: async (topic) => {
+      listeners.notify(topic, 'published');
+      return publishToRedis(topic);
+    },
+    subscribe: (topic, onInvalidate) => listeners.add(topic, onInvalidate),
+  };
+
+  const end = async (connection: Redis) => {
+    if (connection.status === 'ready') {
+      await connection.quit().catch(() => connection.disconnect());
+    } else {
+      connection.disconnect();
+    }
+  };
   return {
     kind: 'redis',
     counters: new RedisCounterStore(redis),
     rateLimitRedis: redis,
     rateLimitNameSpace,
+    invalidation,
     close: async () => {
       closing = true;
-      if (isReady()) {
-        await redis.quit().catch(() => redis.disconnect());
-      } else {
-        redis.disconnect();
-      }
+      listening = false;
+      unsent.clear();
+      await Promise.all([end(redis), end(subscriber)]);
     },
   };
 }

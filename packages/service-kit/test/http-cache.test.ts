@@ -7,6 +7,7 @@ import {
   httpCache,
   ifNoneMatchMatches,
   routeAuth,
+  strongEtag,
   unauthorized,
 } from '../src/index.js';
 
@@ -151,6 +152,28 @@ describe('HTTP caching declared per route', () => {
     expect(conditional.headers.etag).toBe(get.headers.etag);
     // The length a 200 would have had, or none (RFC 9110 §8.6), never 0.
     expect(conditional.headers['content-length']).toBe(String(get.rawPayload.length));
+  });
+
+  it('uses the ETag a route set itself (a kept serialised answer) instead of hashing again', async () => {
+    const body = Buffer.from(JSON.stringify(catalogue));
+    const etag = strongEtag(body);
+    expect(etag).toBe(`"${createHash('sha256').update(body).digest('base64url')}"`);
+    const a = await build((app) =>
+      app.get('/kept', { config: { auth: 'none', cache: 'public' } }, async (_request, reply) =>
+        reply.header('etag', '"set-by-the-route"').type('application/json').send(body),
+      ),
+    );
+    const res = await a.inject({ url: '/kept' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.etag).toBe('"set-by-the-route"');
+    expect(res.rawPayload.equals(body)).toBe(true);
+    expect(res.headers['cache-control']).toBe(CACHE_CONTROL.public);
+    const again = await a.inject({
+      url: '/kept',
+      headers: { 'if-none-match': '"set-by-the-route"' },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
   });
 
   it('refuses at start-up a route that is both personal and cached, or cached wrongly', async () => {

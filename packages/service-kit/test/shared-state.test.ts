@@ -1,15 +1,12 @@
 /**
  * Shared state on a real Redis (Debian's redis-server, installed by the package's test script when
  * missing; never mocked): the Redis counter store against the in-memory one, two "replicas" sharing
- * login lockouts and rate limits, and a Redis stopped and restarted under them.
+ * login lockouts and rate limits, and a Redis stopped and restarted under them; the invalidation
+ * signal between two SharedStates (in memory and through Redis, across an outage) and KeptCopy.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { freePort, RedisServer } from '@dogshop/child-processes';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { errorEnvelope } from '../src/error-envelope.js';
@@ -22,62 +19,13 @@ import {
 } from '../src/login-limiter.js';
 import { RedisCounterStore } from '../src/redis-counter-store.js';
 import { securityDefaults } from '../src/security.js';
-import { openSharedState, type SharedStateLog } from '../src/shared-state.js';
-
-const REDIS_SERVER = existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A redis-server of its own on `port`, without persistence; resolves once it accepts clients. */
-class RedisServer {
-  private child: ChildProcess | undefined;
-  private readonly dir = mkdtempSync(path.join(os.tmpdir(), 'service-kit-redis-'));
-  constructor(readonly port: number) {}
-
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(
-      REDIS_SERVER,
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    this.child = child;
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) resolve();
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-      child.once('error', reject);
-    });
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    this.child = undefined;
-  }
-
-  async remove(): Promise<void> {
-    await this.stop();
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
+import { KeptCopy } from '../src/kept-copy.js';
+import {
+  openSharedState,
+  type InvalidationCause,
+  type SharedState,
+  type SharedStateLog,
+} from '../src/shared-state.js';
 
 /** A log that keeps its lines, to count the warnings of an outage. */
 function recordingLog() {
@@ -361,4 +309,245 @@ describe('two replicas on one Redis', () => {
     expect((await ping(a.app)).statusCode).toBe(429);
     expect((await ping(b.app)).statusCode).toBe(429);
   }, 30_000);
+});
+
+/** Records what each listener of a topic was told. */
+function listen(shared: SharedState, topic: string) {
+  const heard: InvalidationCause[] = [];
+  const unsubscribe = shared.invalidation.subscribe(topic, (cause) => heard.push(cause));
+  return { heard, unsubscribe };
+}
+
+describe('invalidation in memory', () => {
+  it('reaches every SharedState of the process with the same prefix, the publisher’s included', async () => {
+    const { log } = recordingLog();
+    const a = await openSharedState({ url: undefined, keyPrefix: 'mem:', log });
+    const b = await openSharedState({ url: undefined, keyPrefix: 'mem:', log });
+    const other = await openSharedState({ url: undefined, keyPrefix: 'other:', log });
+    try {
+      expect(a.invalidation.listening).toBe(true);
+      const onA = listen(a, 'handlers');
+      const onB = listen(b, 'handlers');
+      const otherTopic = listen(b, 'api-keys');
+      const otherPrefix = listen(other, 'handlers');
+      expect(await a.invalidation.publish('handlers')).toBe(true);
+      expect(onA.heard).toEqual(['published']);
+      expect(onB.heard).toEqual(['published']);
+      expect(otherTopic.heard).toEqual([]);
+      expect(otherPrefix.heard).toEqual([]);
+      onB.unsubscribe();
+      await a.invalidation.publish('handlers');
+      expect(onB.heard).toEqual(['published']);
+      expect(onA.heard).toEqual(['published', 'published']);
+    } finally {
+      await Promise.all([a.close(), b.close(), other.close()]);
+    }
+    // A closed SharedState hears nothing more.
+    const c = await openSharedState({ url: undefined, keyPrefix: 'mem:', log });
+    const onC = listen(c, 'handlers');
+    await c.invalidation.publish('handlers');
+    expect(onC.heard).toEqual(['published']);
+    await c.close();
+  });
+});
+
+describe('invalidation through Redis', () => {
+  const logs = recordingLog();
+  let a: SharedState;
+  let b: SharedState;
+
+  beforeAll(async () => {
+    a = await openSharedState({ url: server.url, keyPrefix: 'inv:', log: logs.log });
+    b = await openSharedState({ url: server.url, keyPrefix: 'inv:', log: logs.log });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('is listening once open, and a publish on one replica reaches the other (and itself once)', async () => {
+    expect(a.invalidation.listening).toBe(true);
+    expect(b.invalidation.listening).toBe(true);
+    const onA = listen(a, 'handlers');
+    const onB = listen(b, 'handlers');
+    const onBOther = listen(b, 'api-keys');
+    try {
+      expect(await a.invalidation.publish('handlers')).toBe(true);
+      // The publisher's own listeners before publish resolves, the other replica's through Redis.
+      expect(onA.heard).toEqual(['published']);
+      await until(() => onB.heard.length === 1);
+      expect(onB.heard).toEqual(['published']);
+      await b.invalidation.publish('api-keys');
+      await until(() => onBOther.heard.length === 1);
+      await sleep(100);
+      // Not heard back from Redis by its publisher, nor under another topic.
+      expect(onA.heard).toEqual(['published']);
+      expect(onB.heard).toEqual(['published']);
+      expect(onBOther.heard).toEqual(['published']);
+      // One channel per service; the message names the topic.
+      expect(await probe.pubsub('NUMSUB', 'inv:invalidation')).toEqual(['inv:invalidation', 2]);
+    } finally {
+      onA.unsubscribe();
+      onB.unsubscribe();
+      onBOther.unsubscribe();
+    }
+  });
+
+  it('tells listeners to drop their copies when the subscription drops and again when it is back', async () => {
+    const onA = listen(a, 'handlers');
+    const onB = listen(b, 'handlers');
+    try {
+      await server.stop();
+      await until(() => !a.invalidation.listening && !b.invalidation.listening);
+      expect(onA.heard).toEqual(['missed']);
+      expect(onB.heard).toEqual(['missed']);
+
+      // A publish while Redis is down: refused at once, delivered in its own process all the same.
+      const failed = Date.now();
+      expect(await a.invalidation.publish('handlers')).toBe(false);
+      expect(Date.now() - failed).toBeLessThan(500);
+      expect(onA.heard).toEqual(['missed', 'published']);
+
+      await server.start();
+      await until(() => a.invalidation.listening && b.invalidation.listening);
+      // Told again once subscribed again: whatever was published meanwhile is lost. (A's publish
+      // is sent again when its connection is back, which B hears only if it had resubscribed.)
+      await until(() => onB.heard.filter((cause) => cause === 'missed').length === 2);
+      expect(onA.heard).toEqual(['missed', 'published', 'missed']);
+      expect(await b.invalidation.publish('handlers')).toBe(true);
+      await until(() => onA.heard.length === 4);
+      expect(onA.heard.at(-1)).toBe('published');
+    } finally {
+      onA.unsubscribe();
+      onB.unsubscribe();
+    }
+  }, 30_000);
+
+  it('sends a publish Redis could not take once the publisher’s connection is back', async () => {
+    const onB = listen(b, 'handlers');
+    try {
+      // Only A's shared connection drops (B stays subscribed): A's publish in between is refused…
+      const id = await a.rateLimitRedis!.client('ID');
+      await probe.client('KILL', 'ID', String(id));
+      await until(() => a.rateLimitRedis!.status !== 'ready');
+      expect(await a.invalidation.publish('handlers')).toBe(false);
+      expect(b.invalidation.listening).toBe(true);
+      // …and reaches B after A has reconnected.
+      await until(() => onB.heard.length === 1);
+      expect(onB.heard).toEqual(['published']);
+      expect(a.rateLimitRedis!.status).toBe('ready');
+    } finally {
+      onB.unsubscribe();
+    }
+  });
+
+  it('a subscriber connection killed by Redis (CLIENT KILL) is told, resubscribes and is told again', async () => {
+    const onB = listen(b, 'handlers');
+    try {
+      await probe.client('KILL', 'TYPE', 'pubsub');
+      await until(() => onB.heard.length >= 2 && b.invalidation.listening);
+      expect(onB.heard).toEqual(['missed', 'missed']);
+      await a.invalidation.publish('handlers');
+      await until(() => onB.heard.length === 3);
+      expect(onB.heard.at(-1)).toBe('published');
+    } finally {
+      onB.unsubscribe();
+    }
+  });
+});
+
+describe('KeptCopy', () => {
+  const logs = recordingLog();
+  let a: SharedState;
+  let b: SharedState;
+  beforeAll(async () => {
+    a = await openSharedState({ url: server.url, keyPrefix: 'copy:', log: logs.log });
+    b = await openSharedState({ url: server.url, keyPrefix: 'copy:', log: logs.log });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  /** A load function that counts its calls and answers the current `data`. */
+  function source(initial: string) {
+    const state = { data: initial, loads: 0 };
+    const load = async () => {
+      state.loads += 1;
+      await sleep(10);
+      return state.data;
+    };
+    return { state, load };
+  }
+
+  it('keeps one value until another replica publishes its topic; concurrent gets share a load', async () => {
+    const { state, load } = source('v1');
+    const copy = new KeptCopy<string>(b.invalidation, 'handlers');
+    try {
+      expect(await Promise.all([copy.get(load), copy.get(load), copy.get(load)])).toEqual([
+        'v1',
+        'v1',
+        'v1',
+      ]);
+      expect(await copy.get(load)).toBe('v1');
+      expect(state.loads).toBe(1);
+      state.data = 'v2';
+      await a.invalidation.publish('handlers');
+      await until(async () => (await copy.get(load)) === 'v2');
+      expect(state.loads).toBe(2);
+      await a.invalidation.publish('other-topic');
+      await sleep(50);
+      expect(await copy.get(load)).toBe('v2');
+      expect(state.loads).toBe(2);
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('does not keep a value whose load overlapped an invalidation', async () => {
+    const { state, load } = source('old');
+    const copy = new KeptCopy<string>(b.invalidation, 'handlers');
+    try {
+      const first = copy.get(async () => {
+        const value = await load();
+        // The write and its publish happen while this load is under way.
+        state.data = 'new';
+        await b.invalidation.publish('handlers');
+        return value;
+      });
+      expect(await first).toBe('old');
+      expect(await copy.get(load)).toBe('new');
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('keeps nothing while not listening, and a value at most maxAgeMs', async () => {
+    let now = 0;
+    const { state, load } = source('v');
+    const memory = await openSharedState({ url: undefined, keyPrefix: 'copy-mem:', log: logs.log });
+    const deaf = { ...memory.invalidation, listening: false };
+    const uncached = new KeptCopy<string>(deaf, 'handlers');
+    const aged = new KeptCopy<string>(memory.invalidation, 'handlers', {
+      maxAgeMs: 1_000,
+      now: () => now,
+    });
+    try {
+      await uncached.get(load);
+      await uncached.get(load);
+      expect(state.loads).toBe(2);
+      state.loads = 0;
+      await aged.get(load);
+      now = 999;
+      await aged.get(load);
+      expect(state.loads).toBe(1);
+      now = 1_000;
+      await aged.get(load);
+      expect(state.loads).toBe(2);
+    } finally {
+      uncached.close();
+      aged.close();
+      await memory.close();
+    }
+  });
 });

@@ -116,6 +116,9 @@ export const HandlerIdParamsSchema = Type.Object(
 );
 export type HandlerIdParams = Static<typeof HandlerIdParamsSchema>;
 
+/** The largest page of the public list (`limit`). */
+export const PUBLIC_LIST_MAX_LIMIT = 1_000;
+
 export const PublicHandlerListQuerySchema = Type.Object(
   {
     lat: Type.Optional(
@@ -132,6 +135,24 @@ export const PublicHandlerListQuerySchema = Type.Object(
         examples: [300],
       }),
     ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: PUBLIC_LIST_MAX_LIMIT,
+        description:
+          'Page size: at most this many handlers, and `next_cursor` when more follow. Without it: the whole list',
+        examples: [100],
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2_048,
+        description:
+          'The `next_cursor` of the previous page (opaque), with `limit` and the same `lat`/`lng`: the page after it',
+        examples: ['WyJhbm5hIGJlcmdtYW5uIiwiNjY1ZjFjMmFiNGQzZThhMWMyZjBiMTIzIl0'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -146,7 +167,16 @@ export const HandlerListResponseSchema = Type.Object(
   { $id: 'HandlerListResponse', title: 'HandlerListResponse', additionalProperties: false },
 );
 export const PublicHandlerListResponseSchema = Type.Object(
-  { success: Type.Literal(true), data: Type.Array(PublicHandlerSchema) },
+  {
+    success: Type.Literal(true),
+    data: Type.Array(PublicHandlerSchema),
+    next_cursor: Type.Optional(
+      Type.String({
+        description:
+          'Only with `limit`, when more handlers follow: pass it as `cursor` for the next page. Absent on the last page',
+      }),
+    ),
+  },
   {
     $id: 'PublicHandlerListResponse',
     title: 'PublicHandlerListResponse',
@@ -255,11 +285,14 @@ export const listAvailableHandlersOperation = {
   operationId: 'listAvailableHandlers',
   summary: 'Available handlers, by name or nearest first',
   description:
-    'Only handlers with `available: true`, ordered by name. With `lat` and `lng` (both or neither): only those with a GPS position, nearest first by great-circle distance, each with `distance_km`; `radius_km` limits the distance.',
+    'Only handlers with `available: true`, ordered by name (ties by `_id`). With `lat` and `lng` (both or neither): only those with a GPS position, nearest first by great-circle distance (ties by name, then `_id`), each with `distance_km`; `radius_km` limits the distance. ' +
+    'Without `limit` the whole list comes at once, as it always has. With `limit` (1–1000) it comes in pages of that size: while more follow, the answer carries `next_cursor`, which `cursor` then asks for (with the same `limit` or another, and the same `lat`/`lng`); a page starts right after the last handler of the previous one, so handlers added or removed meanwhile make no other handler repeat or go missing. A `cursor` that is not one of this list, or of another point, is 400. ' +
+    'Public cache: every answer has a strong `ETag` (the same on every replica for the same list) and `Cache-Control: public, max-age=5, stale-while-revalidate=30`; with `If-None-Match` an unchanged list is `304` without a body.',
   querystring: PublicHandlerListQuerySchema,
   response: {
     200: documented(PublicHandlerListResponseSchema, {
-      description: 'The available handlers (nearest first when lat/lng are given)',
+      description:
+        'The available handlers (nearest first when lat/lng are given), all or one page (`limit`)',
       examples: [{ success: true, data: [{ ...handlerExample, distance_km: 245.3 }] }],
     }),
     ...directoryErrors([400, 'Ungültige Anfrage: lat und lng nur gemeinsam angeben'], 429),

@@ -43,7 +43,9 @@ export const listCategoriesOperation = {
   tags: ['Categories'],
   operationId: 'listCategories',
   summary: 'List active categories',
-  description: 'Ordered by sort_order, then name.',
+  description:
+    'Ordered by sort_order, then name. ' +
+    'Private cache: a strong `ETag` and `Cache-Control: private, no-cache`; with `If-None-Match` an unchanged answer is `304` without a body.',
   response: {
     200: documented(CategoryListResponseSchema, {
       description: 'The active categories',

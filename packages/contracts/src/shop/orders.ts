@@ -129,7 +129,13 @@ export const createOrderOperation = {
     '',
     '`Idempotency-Key` (extension): the same key with the same body within 24 hours replays the',
     'first response (also a 4xx refusal) with header `Idempotent-Replayed: true` and creates',
-    'nothing; with a different body it is 422; while the first request is still running, 409.',
+    'nothing; with a different body it is 422. A request sent while the first is still running',
+    'waits for it and gets its answer, replayed (or, when the first ended without one, is placed',
+    'or refused itself).',
+    '',
+    'Retrying: a request that got no answer (timeout, lost connection, 502/503/504) may or may not',
+    'have been placed; sent again with the same `Idempotency-Key` and body it is placed at most',
+    'once, on any replica, so it is safe to retry. Without a key a retry may place a second order.',
   ].join('\n'),
   headers: IdempotencyHeadersSchema,
   body: documentedBody(CreateOrderBodySchema, {
@@ -164,7 +170,7 @@ export const createOrderOperation = {
       [
         409,
         'insufficient stock for product 12 (Tracking lead 10 m): 1 available, 2 requested',
-        'A price differs from the catalogue (the message gives the current price), the stock is insufficient, or a request with the same Idempotency-Key is still running',
+        'A price differs from the catalogue (the message gives the current price), or the stock is insufficient',
       ],
       413,
       415,

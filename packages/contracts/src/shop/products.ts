@@ -94,7 +94,8 @@ export const listProductsOperation = {
   operationId: 'listProducts',
   summary: 'List active products',
   description:
-    'Paginated, newest first (ties by id). `category` includes descendants; every `search` term must occur in the name or description (case-insensitive); price bounds are inclusive.',
+    'Paginated, newest first (ties by id). `category` includes descendants; every `search` term must occur in the name or description (case-insensitive); price bounds are inclusive. ' +
+    'Private cache: a strong `ETag` and `Cache-Control: private, no-cache`; with `If-None-Match` an unchanged answer is `304` without a body.',
   querystring: ProductListQuerySchema,
   response: {
     200: documented(ProductListResponseSchema, {
@@ -110,7 +111,8 @@ export const getProductOperation = {
   operationId: 'getProduct',
   summary: 'Product detail with its 10 newest reviews',
   description:
-    'An active product with its 10 newest reviews; the reviews endpoint pages through all of them. An inactive or unknown product is 404.',
+    'An active product with its 10 newest reviews; the reviews endpoint pages through all of them. An inactive or unknown product is 404. ' +
+    'Private cache: a strong `ETag` and `Cache-Control: private, no-cache`; with `If-None-Match` an unchanged answer is `304` without a body.',
   params: IdParamsSchema,
   response: {
     200: documented(ProductDetailResponseSchema, {
