@@ -3,8 +3,10 @@ import {
   errorEnvelope,
   healthRoutes,
   httpCache,
+  loadShedding,
   normalizeInput,
   openSharedState,
+  prometheusMetrics,
   rejectNul,
   requestLog,
   routeAuth,
@@ -12,6 +14,7 @@ import {
   setPasswordThreadNiceness,
   serverOptions,
   useStrictValidation,
+  type Tracing,
 } from '@dogshop/service-kit';
 import { shopSchemas } from '@dogshop/contracts/shop';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -38,14 +41,22 @@ export type ShopAppConfig = Pick<
   databaseUrl: string;
   /** Time a client has to send a whole request (default 30 s; tests shorten it). */
   requestTimeoutMs?: number;
-  /** How long a checked API key is trusted before it is looked up again (default 5 s). */
+  /**
+   * How long a checked API key is trusted before it is looked up again (default 5 s); a
+   * revocation announced through the shared state's invalidation signal ends it at once.
+   */
   apiKeyCacheMs?: number;
   /** Redis for the state replicas share (rate limits, login counters); absent: in memory. */
   redisUrl?: string | undefined;
+  /** Started tracing (server.ts, when OTEL_EXPORTER_OTLP_ENDPOINT is set); absent: none. */
+  tracing?: Tracing | undefined;
   /** Login-failure limits; readConfig sets them, absent means none (tests hammering one login). */
   loginMaxFailures?: number;
   accountLoginMaxFailures?: number;
   loginFailureWindowMs?: number;
+  /** Load-shedding limits (readConfig sets them; absent or 0: not checked). */
+  pressureMaxEventLoopDelayMs?: number;
+  pressureMaxPoolWaiting?: number;
 };
 
 export const shopErrorBody = (statusCode: number, message: string) => ({
@@ -64,11 +75,23 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
       logLevel: config.logLevel,
       trustProxyHops: config.trustProxyHops,
       requestTimeoutMs: config.requestTimeoutMs,
+      traceIds: config.tracing !== undefined,
       clientErrors: { body: shopErrorBody },
     }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
+  // First, so that every later hook and route runs inside the request's span.
+  if (config.tracing) await app.register(config.tracing.plugin);
   await app.register(requestLog);
+  // Before the other hooks and routes: every request is counted in flight, every route timed.
+  await app.register(prometheusMetrics, { poolStats: () => app.dbPoolStats() });
+  // Before the rate limiter: a refusal under load costs no rate-limit bookkeeping.
+  await app.register(loadShedding, {
+    maxEventLoopDelayMs: config.pressureMaxEventLoopDelayMs ?? 0,
+    maxPoolWaiting: config.pressureMaxPoolWaiting ?? 0,
+    poolStats: () => app.dbPoolStats(),
+    message: 'Service overloaded, retry later',
+  });
   // Rate limits and login-failure counts of all replicas: in Redis with REDIS_URL, else in memory.
   const shared = await openSharedState({ url: config.redisUrl, keyPrefix: 'shop:', log: app.log });
   app.addHook('onClose', async () => shared.close());
@@ -107,6 +130,7 @@ export async function buildApp(config: ShopAppConfig): Promise<FastifyInstance> 
     secret: config.jwtSecret,
     ttl: config.jwtTtl,
     apiKeyCacheMs: config.apiKeyCacheMs ?? 5_000,
+    invalidation: shared.invalidation,
     loginMaxFailures: config.loginMaxFailures,
     accountLoginMaxFailures: config.accountLoginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,

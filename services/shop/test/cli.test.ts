@@ -1,12 +1,11 @@
 // The operator commands, run as real child processes against their own test database. Each
 // process costs a couple of seconds (TypeScript loading, migration check), so there are few.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { PACKAGE_ROOT } from '../src/config.js';
 import { demoCatalogue } from '../src/modules/catalogue-import/demo-catalogue.js';
 import { TEST_JWT_SECRET } from './support/app.js';
+import { runCli } from './support/cli.js';
 import { createTestDatabase } from './support/database.js';
 
 const CHILD_TIMEOUT = 60_000;
@@ -39,38 +38,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--experimental-wasm-modules',
-        '--disable-warning=ExperimentalWarning',
-        '--import',
-        'tsx',
-        'src/cli/index.ts',
-        ...args,
-      ],
-      {
-        cwd: PACKAGE_ROOT,
-        env: { ...process.env, DATABASE_URL: database.url, JWT_SECRET: 'j'.repeat(32) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => runCli(database.url, args);
 
 const listProducts = (key: string) =>
   app.inject({ method: 'GET', url: '/products', headers: { 'x-api-key': key } });

@@ -75,6 +75,90 @@ describe('concurrent orders', () => {
   });
 });
 
+describe('concurrent orders with an Idempotency-Key', () => {
+  it('never oversell, and each key answers once: 10 keys sent twice at once for 5 in stock', async () => {
+    const id = await addProduct(t.app, 'Last five, keyed', '2.10', 5);
+    const payload = orderBody([{ product_id: id, quantity: 1, price: 2.1 }]);
+    const send = (key: string) =>
+      t.request({
+        method: 'POST',
+        url: '/orders',
+        payload,
+        headers: { 'idempotency-key': key },
+      });
+    const keys = Array.from({ length: 10 }, (_, i) => `keyed-last-five-${i}`);
+    const responses = await Promise.all(keys.flatMap((key) => [send(key), send(key)]));
+    for (let i = 0; i < keys.length; i++) {
+      const [a, b] = [responses[2 * i]!, responses[2 * i + 1]!];
+      // Both copies get the key's one answer: the order, or the refusal; one of them replayed.
+      expect(a.body).toBe(b.body);
+      expect([a.headers['idempotent-replayed'], b.headers['idempotent-replayed']].sort()).toEqual([
+        'true',
+        undefined,
+      ]);
+    }
+    expect(countBy(responses.map((r) => r.statusCode))).toEqual({ 201: 10, 409: 10 });
+    expect(await stockOf(t.app, id)).toBe(0);
+    expect(await t.app.db.orderItem.count({ where: { productId: id } })).toBe(5);
+  });
+});
+
+describe('concurrent orders over several lines', () => {
+  it('take every line or none: 12 orders for A (plenty) and B (3 left) place three', async () => {
+    const a = await addProduct(t.app, 'All or none A', '1.00', 100);
+    const b = await addProduct(t.app, 'All or none B', '2.00', 3);
+    const ab = [
+      { product_id: a, quantity: 1, price: 1 },
+      { product_id: b, quantity: 1, price: 2 },
+    ];
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post(i % 2 === 0 ? ab : [...ab].reverse())),
+    );
+    expect(countBy(responses.map((r) => r.statusCode))).toEqual({ 201: 3, 409: 9 });
+    for (const res of responses.filter((r) => r.statusCode === 409)) {
+      expectShopError(res, 409, new RegExp(`insufficient stock for product ${b} `));
+    }
+    expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([97, 0]);
+    const sold = await t.app.db.orderItem.groupBy({
+      by: ['productId'],
+      where: { productId: { in: [a, b] } },
+      _sum: { quantity: true },
+      orderBy: { productId: 'asc' },
+    });
+    expect(sold.map((s) => s._sum.quantity)).toEqual([3, 3]);
+  });
+
+  it('count an order naming one product twice as one line, exactly', async () => {
+    const id = await addProduct(t.app, 'Twice at once', '1.50', 20);
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post([
+          { product_id: id, quantity: 1, price: 1.5 },
+          { product_id: id, quantity: 2, price: 1.5 },
+        ]),
+      ),
+    );
+    expect(countBy(responses.map((r) => r.statusCode))).toEqual({ 201: 6, 409: 4 });
+    expect(await stockOf(t.app, id)).toBe(2);
+    const items = await t.app.db.orderItem.findMany({ where: { productId: id } });
+    expect(items.map((i) => i.quantity)).toEqual(Array(6).fill(3));
+  });
+
+  it('refuse a product withdrawn while orders arrive, taking stock only for those placed', async () => {
+    const id = await addProduct(t.app, 'Withdrawn', '1.00', 50);
+    const [, ...responses] = await Promise.all([
+      t.app.db.product.update({ where: { id }, data: { active: false } }),
+      ...Array.from({ length: 10 }, () => post([{ product_id: id, quantity: 2, price: 1 }])),
+    ]);
+    const placed = responses.filter((r) => r.statusCode === 201).length;
+    for (const res of responses.filter((r) => r.statusCode !== 201)) {
+      expectShopError(res, 400, /\(Withdrawn\) is not available/);
+    }
+    expect(await stockOf(t.app, id)).toBe(50 - 2 * placed);
+    expect(await t.app.db.orderItem.count({ where: { productId: id } })).toBe(placed);
+  });
+});
+
 describe('concurrent status changes', () => {
   it('lets exactly one of a simultaneous cancel and ship win', async () => {
     const id = await addProduct(t.app, 'Contested', '3.00', 50);

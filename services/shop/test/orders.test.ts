@@ -316,6 +316,100 @@ describe('POST /orders', () => {
     expect(await stockOf(t.app, id)).toBe(10);
   });
 
+  it('answers with the first rule broken: product, then price, then total, then stock, by product id', async () => {
+    const cheap = await addProduct(t.app, 'Precedence cheap', '2.00', 1);
+    const gold = await addProduct(t.app, 'Precedence gold', '99999999.99', 5);
+    const scarce = await addProduct(t.app, 'Precedence scarce', '1.00', 1);
+    const old = ids.productId('Old collar');
+    const before = await orderCount();
+    const stock = async () => Promise.all([cheap, gold, scarce].map((id) => stockOf(t.app, id)));
+    const stockBefore = await stock();
+    const cases: Array<[string, OrderLine[], number, RegExp]> = [
+      [
+        'an unknown product before a wrong price',
+        [
+          { product_id: cheap, quantity: 1, price: 3 },
+          { product_id: 999999, quantity: 1, price: 1 },
+        ],
+        400,
+        /^product 999999 does not exist$/,
+      ],
+      [
+        'the lower product id first: inactive before unknown',
+        [
+          { product_id: 999999, quantity: 1, price: 1 },
+          { product_id: old, quantity: 1, price: 1 },
+        ],
+        400,
+        new RegExp(`^product ${old} \\(Old collar\\) is not available$`),
+      ],
+      [
+        'a wrong price before too little stock',
+        [{ product_id: cheap, quantity: 5, price: 3 }],
+        409,
+        /is 2.00, not 3.00$/,
+      ],
+      [
+        'a wrong price before a total over the maximum',
+        [
+          { product_id: gold, quantity: 2, price: 99999999.99 },
+          { product_id: cheap, quantity: 1, price: 1 },
+        ],
+        409,
+        new RegExp(`^price of product ${cheap} `),
+      ],
+      [
+        'a total over the maximum before too little stock',
+        [{ product_id: gold, quantity: 6, price: 99999999.99 }],
+        400,
+        /^order total 599999999.94 exceeds the maximum of 99999999.99$/,
+      ],
+      [
+        'too little stock: the lower product id, whatever the order of the lines',
+        [
+          { product_id: scarce, quantity: 2, price: 1 },
+          { product_id: cheap, quantity: 2, price: 2 },
+        ],
+        409,
+        new RegExp(
+          `^insufficient stock for product ${cheap} \\(Precedence cheap\\): 1 available, 2 requested$`,
+        ),
+      ],
+      [
+        'prices sent for one product that disagree: the first wrong one',
+        [
+          { product_id: scarce, quantity: 1, price: 1.5 },
+          { product_id: scarce, quantity: 1, price: 1 },
+        ],
+        409,
+        /is 1.00, not 1.50$/,
+      ],
+    ];
+    for (const [name, items, status, message] of cases) {
+      const res = await post(orderBody(items));
+      expect({ name, status: res.statusCode, error: res.json().error }).toEqual({
+        name,
+        status,
+        error: expect.stringMatching(message),
+      });
+    }
+    expect(await orderCount()).toBe(before);
+    expect(await stock()).toEqual(stockBefore);
+  });
+
+  it('takes the exact stock of an order naming a product twice, down to zero', async () => {
+    const id = await addProduct(t.app, 'Twice to zero', '0.10', 5);
+    const orderId = await placeOrder([
+      { product_id: id, quantity: 3, price: 0.1 },
+      { product_id: id, quantity: 2, price: 0.1 },
+    ]);
+    expect(await stockOf(t.app, id)).toBe(0);
+    expect((await getOrder(orderId)).json().data).toMatchObject({
+      total_amount: 0.5,
+      items: [{ product_id: id, quantity: 5, price: 0.1, total_price: 0.5 }],
+    });
+  });
+
   it('stores unicode names as sent', async () => {
     const res = await post(
       orderBody(

@@ -2,12 +2,17 @@
 // Operator commands. Each runs against DATABASE_URL, or the embedded database of the data folder.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { exitOnStartupFailure } from '@dogshop/service-kit';
-import { readConfig } from '../config.js';
+import { exitOnStartupFailure, openSharedState } from '@dogshop/service-kit';
+import { readConfig, type ShopConfig } from '../config.js';
 import { createDb, type Db } from '../db/client.js';
 import { createMigration } from '../db/migrations.js';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../modules/api-keys/service.js';
+import {
+  API_KEYS_TOPIC,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from '../modules/api-keys/service.js';
 import {
   demoCatalogue,
   existingCategories,
@@ -24,7 +29,12 @@ const USAGE = `usage: shop <command>
   api-key:list                 list API keys
   api-key:revoke <id>          revoke an API key`;
 
-type Command = (args: string[], db: () => Promise<Db>, database: OpenedDatabase) => Promise<number>;
+type Command = (
+  args: string[],
+  db: () => Promise<Db>,
+  database: OpenedDatabase,
+  config: ShopConfig,
+) => Promise<number>;
 
 const commands: Record<string, Command> = {
   migrate: async (_args, _db, database) => {
@@ -92,17 +102,47 @@ const commands: Record<string, Command> = {
     }
     return 0;
   },
-  'api-key:revoke': async (args, db) => {
+  'api-key:revoke': async (args, db, _database, config) => {
     const id = Number(args[0]);
     if (!Number.isSafeInteger(id) || id < 1) return usageError('api-key:revoke needs a numeric id');
-    if (!(await revokeApiKey(await db(), id))) {
+    let told = false;
+    if (!(await revokeApiKey(await db(), id, async () => (told = await announce(config))))) {
       console.error(`no API key #${id}`);
       return 1;
     }
     console.log(`revoked API key #${id}`);
+    if (!told) {
+      console.error(
+        `running servers stop accepting it within ${API_KEY_CACHE_SECONDS} s (their key cache); ` +
+          (config.redisUrl ? 'Redis could not be told' : 'without REDIS_URL they cannot be told'),
+      );
+    }
     return 0;
   },
 };
+
+/** The servers' default API-key cache lifetime (app.ts `apiKeyCacheMs`). */
+const API_KEY_CACHE_SECONDS = 5;
+
+/**
+ * Tells the running servers that the API keys changed, through REDIS_URL (their shared state);
+ * whether Redis took the message. Without REDIS_URL there is no one to tell: the servers'
+ * memory is their own.
+ */
+async function announce(config: ShopConfig): Promise<boolean> {
+  if (!config.redisUrl) return false;
+  const shared = await openSharedState({
+    url: config.redisUrl,
+    keyPrefix: 'shop:',
+    // Its outage warning speaks of a server's limits; the command says what it means here.
+    log: { warn: () => {}, info: () => {} },
+  });
+  try {
+    return await shared.invalidation.publish(API_KEYS_TOPIC);
+  } finally {
+    await shared.close();
+  }
+}
 
 function usageError(message: string): number {
   console.error(`${message}\n${USAGE}`);
@@ -122,7 +162,7 @@ async function main(argv: string[]): Promise<number> {
   });
   let db: Db | undefined;
   try {
-    return await command(args, async () => (db ??= createDb(database.url, 2)), database);
+    return await command(args, async () => (db ??= createDb(database.url, 2)), database, config);
   } finally {
     await db?.$disconnect();
     await database.close();

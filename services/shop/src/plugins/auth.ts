@@ -5,6 +5,7 @@ import {
   forbidden,
   unauthorized,
   type AuthScheme,
+  type Invalidation,
 } from '@dogshop/service-kit';
 // The claims of the shop's tokens are declared on @fastify/jwt's types (registered by bearerTokens).
 import type {} from '@fastify/jwt';
@@ -52,6 +53,8 @@ export interface AuthOptions {
   secret: string;
   ttl: string;
   apiKeyCacheMs: number;
+  /** SharedState's signal: a revocation on any replica or the CLI empties the API-key cache. */
+  invalidation: Invalidation;
   /** Failed logins per client address and e-mail (absent: no such limit). */
   loginMaxFailures?: number | undefined;
   /** Failed logins per e-mail from all addresses (absent: no such limit). */
@@ -79,7 +82,12 @@ export const auth = fp<AuthOptions>(
     });
     app.decorateRequest('account', null);
 
-    const isActiveApiKey = apiKeyChecker(app.db, opts.apiKeyCacheMs);
+    const { isActive: isActiveApiKey, close } = apiKeyChecker(
+      app.db,
+      opts.apiKeyCacheMs,
+      opts.invalidation,
+    );
+    app.addHook('onClose', async () => close());
 
     const apiKey = async (request: FastifyRequest) => {
       const key = request.headers['x-api-key'];
@@ -108,6 +116,7 @@ export const auth = fp<AuthOptions>(
         accountMaxFailures: opts.accountLoginMaxFailures,
         windowMs: opts.loginFailureWindowMs ?? 15 * 60_000,
         keyPrefix: 'shop:',
+        counters: { failed: app.metrics.loginsFailed, throttled: app.metrics.loginsThrottled },
         store: opts.loginCounterStore,
       }),
     );
@@ -116,7 +125,7 @@ export const auth = fp<AuthOptions>(
       app.jwt.sign({ sub: String(customer.id), email: customer.email }),
     );
   },
-  { name: 'auth', dependencies: ['database'] },
+  { name: 'auth', dependencies: ['database', 'metrics'] },
 );
 
 /**

@@ -27,6 +27,25 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   return {
     url: `${serverUrl()}/${name}`,
     drop: () =>
-      admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+      admin(async (c) => {
+        await untilDisconnected(c, name);
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }),
   };
+}
+
+/**
+ * Waits (up to two seconds) for the database's sessions to go. `pool.end()` resolves before its
+ * sockets close, and FORCE would terminate a closing session: its idle pool then emits an error
+ * that nobody listens to any more, which fails whichever test happens to be running.
+ */
+async function untilDisconnected(c: pg.Client, name: string): Promise<void> {
+  for (let waited = 0; waited < 2_000; waited += 20) {
+    const { rows } = await c.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      [name],
+    );
+    if (rows[0]?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -1,6 +1,13 @@
 import type { OrderStatus } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
-import type { Decimal } from '../../domain/money.js';
+import { Decimal } from '../../domain/money.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import {
+  answerSql,
+  liveAnswerSql,
+  type KeyedRequest,
+  type StoredAnswer,
+} from '../idempotency/repository.js';
 
 /** What an order needs to know of a product it names. */
 export interface CatalogueEntry {
@@ -8,78 +15,238 @@ export interface CatalogueEntry {
   name: string;
   price: Decimal;
   active: boolean;
+  stock: number;
 }
 
-export const findCatalogueEntries = (tx: Tx, ids: number[]): Promise<CatalogueEntry[]> =>
-  tx.product.findMany({
+/** The products named, as they are now (no locks): to explain why an order is refused. */
+export const findCatalogueEntries = (db: Db, ids: number[]): Promise<CatalogueEntry[]> =>
+  db.product.findMany({
     where: { id: { in: ids } },
-    select: { id: true, name: true, price: true, active: true },
-  });
-
-/**
- * Takes the quantity off the shelf in one conditional UPDATE: it only applies while the product
- * is still active, at the checked price, with enough stock. PostgreSQL re-checks that condition
- * after waiting for a concurrent order's row lock, so no interleaving can oversell. Returns the
- * name at that moment (which the order keeps), or null when the condition did not hold.
- */
-export async function takeStock(
-  tx: Tx,
-  product: { id: number; price: Decimal },
-  quantity: number,
-): Promise<string | null> {
-  const [reserved] = await tx.product.updateManyAndReturn({
-    where: { id: product.id, active: true, price: product.price, stock: { gte: quantity } },
-    data: { stock: { decrement: quantity } },
-    select: { name: true },
-  });
-  return reserved?.name ?? null;
-}
-
-export const findProductState = (tx: Tx, id: number) =>
-  tx.product.findUnique({
-    where: { id },
     select: { id: true, name: true, price: true, active: true, stock: true },
   });
 
-export async function insertOrder(
-  tx: Tx,
-  order: {
-    customerName: string;
-    customerEmail: string;
-    customerPhone: string;
-    totalAmount: Decimal;
-    status: OrderStatus;
-  },
-): Promise<number> {
-  const row = await tx.order.create({ data: order, select: { id: true } });
-  return row.id;
+export interface OrderToPlace {
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  status: OrderStatus;
+  /** One line per product, ascending product id; `unitPrice` is the price the client agreed to. */
+  lines: Array<{ productId: number; quantity: number; unitPrice: Decimal }>;
+}
+
+export type Placement =
+  /** Placed, and with a key its answer stored: all in one statement, committed together. */
+  | { outcome: 'placed'; orderId: number; total: Decimal }
+  /** The catalogue refused it; nothing was written. The products as they were (locked). */
+  | { outcome: 'refused'; catalogue: CatalogueEntry[] }
+  /** The key already had a live answer when the statement began: nothing written or locked. */
+  | { outcome: 'answered'; answer: StoredAnswer }
+  /**
+   * The catalogue accepted it, but a twin with the same key stored its answer first (committed
+   * while this statement ran, so after its snapshot): nothing was written; the answer is to be
+   * read in a statement of its own.
+   */
+  | { outcome: 'taken' };
+
+/** How the statements return products and a stored answer (json: numerics as text). */
+type CatalogueJson = Array<Omit<CatalogueEntry, 'price'> & { price: string }> | null;
+
+const catalogueJson = (alias: Prisma.Sql) => Prisma.sql`json_agg(json_build_object(
+  'id', ${alias}.id, 'name', ${alias}.name, 'price', ${alias}.price::text,
+  'active', ${alias}.active, 'stock', ${alias}.stock) ORDER BY ${alias}.id)`;
+
+const storedAnswerJson = Prisma.sql`(
+  SELECT json_build_object('requestHash', e.request_hash, 'statusCode', e.status_code,
+                           'body', e.response_body)
+    FROM existing e)`;
+
+const toCatalogue = (rows: CatalogueJson): CatalogueEntry[] =>
+  (rows ?? []).map((p) => ({ ...p, price: new Decimal(p.price) }));
+
+/**
+ * The answer to a placed order as the Idempotency-Key stores it: `createdOrderAnswer` (mapper.ts)
+ * built in SQL, since only the statement knows the order's id (the idempotency tests compare the
+ * stored body with the response sent). `numbered` is the order's id and total, before the order
+ * row is written: the answer is stored first, as the claim every other write depends on.
+ */
+const createdOrderAnswerJson = Prisma.sql`jsonb_build_object(
+  'success', true,
+  'data', jsonb_build_object('order_id', numbered.id, 'total_amount', trim_scale(numbered.total)),
+  'message', 'Order ' || numbered.id || ' created')`;
+
+/**
+ * Places the order if the catalogue accepts it as it stands, in ONE statement (its own
+ * transaction, one round trip): every product exists, is active, has `unitPrice` as its price and
+ * at least `quantity` in stock; with an Idempotency-Key, only if the key has no answer yet, and
+ * then the key's answer is stored by the same statement.
+ *
+ * 1. `existing` (with a key): the key's live answer in the statement's snapshot. When there is
+ *    one, nothing below locks or writes anything (`locked` is empty, so `verdict` refuses) and
+ *    the statement returns it to be replayed (or 422 for another body).
+ * 2. `locked` locks the named products in ascending id (the order every writer of stock uses, so
+ *    orders never wait on each other in a cycle) and reads them as they are once locked: a row a
+ *    concurrent order changed is waited for and read in its committed version (READ COMMITTED
+ *    re-reads a row its lock had to wait for), also when that order committed after this
+ *    statement's snapshot.
+ * 3. `verdict` judges every line on those locked rows. Nobody else can change them before this
+ *    statement commits, so the judgement holds for the writes that follow.
+ * 4. Only when it accepts: `numbered` draws the order's id, and (with a key) `claim` stores the
+ *    answer on the key: INSERT … ON CONFLICT (answerSql). Every other write (`taken`, `placed`,
+ *    `items`, `history`) is gated on `claim` having returned a row (without a key, on `numbered`):
+ *    one subquery evaluated once, before any of them writes a row, never each row's own
+ *    condition, since a CTE cannot undo a sibling's write. So the order and its answer are
+ *    written together or not at all, and any failing write (the stock CHECK constraint, a
+ *    trigger) fails the whole statement, the key's row included.
+ *
+ * Why a key places at most one order, under concurrency and crashes (READ COMMITTED):
+ * - `existing` sees only what was committed when the statement began; an answer committed later
+ *   is invisible to it. The primary key of idempotency_keys is what decides: the claim's INSERT
+ *   sees every committed row and waits for an uncommitted one, so of two statements with the
+ *   same key only one can store its answer; the other's claim returns no row and it writes
+ *   nothing ('taken').
+ * - A twin (same key and body) arriving while the first runs takes its snapshot without the
+ *   first's answer, then waits for the first's product locks in `locked`. When the first
+ *   commits, the twin reads the products as the first left them and, if it accepts, its claim
+ *   conflicts with the committed answer: 'taken', and the service replays that answer (a second
+ *   statement, whose new snapshot sees it). If the twin refuses instead (the first took the last
+ *   of the stock), the service's attempt to store the refusal conflicts the same way and the
+ *   first's answer is replayed (idempotency/service.ts, storeRefusal).
+ * - Twins with different bodies may lock different products; the second then waits in its
+ *   claim's INSERT for the first's uncommitted key row, and conflicts once it commits (422).
+ *   No deadlock: a statement inserts its key only after it holds all its product locks and then
+ *   waits for no product lock again, so a statement waiting for a key never holds up the key's
+ *   holder.
+ * - A twin that begins after the first committed finds its answer in `existing`: replayed at
+ *   once, one statement, no lock taken.
+ * - A request that dies (its process killed, its connection lost) before its statement commits
+ *   leaves nothing: the statement is its own transaction, the key's row is one of its writes,
+ *   and the rollback removes them all. Its locks go with it, so a twin that was waiting proceeds
+ *   at once and, finding no answer, places (or refuses) the order itself. Dying after the commit
+ *   leaves the complete answer, which the retry replays. A one-statement transaction ends as the
+ *   statement does (committed, or rolled back when its session ends); it is never left open,
+ *   holding locks, for a client that is gone. So there is no committed "in progress" state for a
+ *   retry to find: a key's row always carries the answer to replay.
+ *
+ * Refused, it returns the locked rows so that the service can say why.
+ */
+export async function placeOrderIfAccepted(
+  db: Db | Tx,
+  order: OrderToPlace,
+  key?: KeyedRequest,
+): Promise<Placement> {
+  const ids = order.lines.map((l) => l.productId);
+  // The app's clock, as Prisma's own writes (and the later status changes) use it.
+  const now = Prisma.sql`${(key?.now ?? new Date()).toISOString()}::timestamptz`;
+  const keyed = key
+    ? {
+        existing: Prisma.sql`existing AS MATERIALIZED (${liveAnswerSql(key)}),`,
+        unanswered: Prisma.sql`AND NOT EXISTS (SELECT FROM existing)`,
+        claim: Prisma.sql`, claim AS (${answerSql(
+          key,
+          { statusCode: 201, body: createdOrderAnswerJson },
+          Prisma.sql`numbered`,
+        )})`,
+        gate: Prisma.sql`EXISTS (SELECT FROM claim)`,
+        answer: storedAnswerJson,
+      }
+    : {
+        existing: Prisma.empty,
+        unanswered: Prisma.empty,
+        claim: Prisma.empty,
+        gate: Prisma.sql`EXISTS (SELECT FROM numbered)`,
+        answer: Prisma.sql`NULL::json`,
+      };
+  const [row] = await db.$queryRaw<
+    Array<{
+      orderId: number | null;
+      total: string | null;
+      accepted: boolean;
+      answer: StoredAnswer | null;
+      catalogue: CatalogueJson;
+    }>
+  >`
+    WITH ${keyed.existing} wanted AS (
+      SELECT * FROM unnest(
+        ${ids}::int[],
+        ${order.lines.map((l) => l.quantity)}::int[],
+        ${order.lines.map((l) => l.unitPrice.toFixed())}::numeric[]
+      ) AS w(product_id, quantity, unit_price)
+    ), locked AS MATERIALIZED (
+      SELECT p.id, p.name, p.price, p.active, p.stock
+        FROM products p
+       WHERE p.id = ANY(${ids}::int[]) ${keyed.unanswered}
+       ORDER BY p.id
+         FOR NO KEY UPDATE
+    ), verdict AS MATERIALIZED (
+      SELECT count(*) = ${order.lines.length}::int AS accepted,
+             sum(l.price * w.quantity) AS total
+        FROM wanted w
+        JOIN locked l ON l.id = w.product_id
+       WHERE l.active AND l.price = w.unit_price AND l.stock >= w.quantity
+    ), numbered AS MATERIALIZED (
+      SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS id,
+             v.total::numeric(12, 2) AS total
+        FROM verdict v
+       WHERE v.accepted
+    )${keyed.claim}, taken AS (
+      UPDATE products p
+         SET stock = p.stock - w.quantity, updated_at = ${now}
+        FROM wanted w
+       WHERE p.id = w.product_id AND ${keyed.gate}
+      RETURNING p.id, p.name, p.price, w.quantity
+    ), placed AS (
+      INSERT INTO orders (id, customer_name, customer_email, customer_phone, total_amount, status,
+                          created_at, updated_at)
+      SELECT n.id, ${order.customerName}, ${order.customerEmail}, ${order.customerPhone}, n.total,
+             ${order.status}::order_status, ${now}, ${now}
+        FROM numbered n
+       WHERE ${keyed.gate}
+      RETURNING id, total_amount, status
+    ), items AS (
+      INSERT INTO order_items (order_id, product_id, product_name, quantity, unit_price,
+                               total_price)
+      SELECT placed.id, t.id, t.name, t.quantity, t.price, t.price * t.quantity
+        FROM placed CROSS JOIN taken t
+    ), history AS (
+      INSERT INTO order_status_history (order_id, from_status, to_status, changed_at)
+      SELECT placed.id, NULL, placed.status, ${now} FROM placed
+    )
+    SELECT placed.id AS "orderId", placed.total_amount::text AS total, v.accepted,
+           ${keyed.answer} AS answer,
+           CASE WHEN NOT v.accepted THEN (SELECT ${catalogueJson(Prisma.sql`l`)} FROM locked l)
+           END AS catalogue
+      FROM verdict v
+      LEFT JOIN placed ON true`;
+  if (!row) throw new Error('the order statement returned no row');
+  if (row.answer) return { outcome: 'answered', answer: row.answer };
+  if (row.orderId !== null && row.total !== null) {
+    return { outcome: 'placed', orderId: row.orderId, total: new Decimal(row.total) };
+  }
+  if (!row.accepted) return { outcome: 'refused', catalogue: toCatalogue(row.catalogue) };
+  if (key) return { outcome: 'taken' };
+  throw new Error('the order statement accepted an order without placing it');
 }
 
 /**
- * All lines in one INSERT over arrays: Prisma compiles a new query plan for every createMany call
- * (the other queries here reuse cached plans), and that compile was ~7% of the service's CPU
- * under orders.
+ * For an order that cannot be placed at all (its sent prices cannot all be right), with a key:
+ * the key's live answer if it has one, else the products named, as they are now (no locks), to
+ * say why it is refused. One statement, so that a replay is one round trip here too.
  */
-export async function insertOrderItems(
-  tx: Tx,
-  orderId: number,
-  items: Array<{
-    productId: number;
-    productName: string;
-    quantity: number;
-    unitPrice: Decimal;
-    totalPrice: Decimal;
-  }>,
-): Promise<void> {
-  await tx.$executeRaw`
-    INSERT INTO order_items (order_id, product_id, product_name, quantity, unit_price, total_price)
-    SELECT ${orderId}, * FROM unnest(
-      ${items.map((i) => i.productId)}::int[],
-      ${items.map((i) => i.productName)}::text[],
-      ${items.map((i) => i.quantity)}::int[],
-      ${items.map((i) => i.unitPrice.toFixed(2))}::numeric[],
-      ${items.map((i) => i.totalPrice.toFixed(2))}::numeric[]
-    )`;
+export async function findAnswerOrCatalogue(
+  db: Db | Tx,
+  ids: number[],
+  key: KeyedRequest,
+): Promise<Extract<Placement, { outcome: 'answered' | 'refused' }>> {
+  const [row] = await db.$queryRaw<
+    Array<{ answer: StoredAnswer | null; catalogue: CatalogueJson }>
+  >`
+    WITH existing AS MATERIALIZED (${liveAnswerSql(key)})
+    SELECT ${storedAnswerJson} AS answer,
+           (SELECT ${catalogueJson(Prisma.sql`p`)}
+              FROM products p
+             WHERE p.id = ANY(${ids}::int[]) AND NOT EXISTS (SELECT FROM existing)) AS catalogue`;
+  if (row?.answer) return { outcome: 'answered', answer: row.answer };
+  return { outcome: 'refused', catalogue: toCatalogue(row?.catalogue ?? null) };
 }
 
 export async function recordStatusChange(

@@ -1,15 +1,23 @@
 import type {
   CreateOrderBody,
+  CreateOrderResponse,
   CreatedOrder,
   OrderDetail,
   OrderStatus,
 } from '@dogshop/contracts/shop';
-import { badRequest, conflict, notFound, type HttpError } from '@dogshop/service-kit';
+import { conflict, notFound, type HttpError } from '@dogshop/service-kit';
 import type { Db, Tx } from '../../db/client.js';
 import { Decimal, sameCents, toMoneyNumber } from '../../domain/money.js';
 import { optionalText, requiredText } from '../../domain/text.js';
-import { withIdempotency } from '../idempotency/service.js';
-import { createdOrderAnswer, orderToDto } from './mapper.js';
+import {
+  answered,
+  keyedRequest,
+  replay,
+  storeRefusal,
+  type KeyedRequest,
+  type StoredAnswer,
+} from '../idempotency/service.js';
+import { orderToDto } from './mapper.js';
 import {
   MAX_ORDER_TOTAL,
   lineTotal,
@@ -24,129 +32,198 @@ import {
   returnsStock,
 } from './order-status.js';
 import {
+  outOfStock,
+  priceConflict,
+  totalTooHigh,
+  unavailable,
+  unknownProduct,
+} from './refusals.js';
+import {
   changeStatusIf,
+  findAnswerOrCatalogue,
   findCatalogueEntries,
   findOrderLines,
   findOrderStatus,
   findOrderWithItems,
-  findProductState,
-  insertOrder,
-  insertOrderItems,
+  placeOrderIfAccepted,
   recordStatusChange,
   returnStock,
-  takeStock,
   type CatalogueEntry,
+  type OrderToPlace,
+  type Placement,
 } from './repository.js';
 
 /** Order transactions touch a few rows; waiting for a pooled connection may take longer under load. */
 const ORDER_TRANSACTION = { maxWait: 10_000, timeout: 10_000 } as const;
 
 /**
- * Places an order in one transaction. With an `Idempotency-Key`, the same key and body within 24
- * hours replay the first answer instead (`replayed`; a refusal is thrown again as it was).
+ * How often a keyed request runs again when the answer that beat it vanished before it could
+ * read it (expired and taken over, or deleted, between two statements): practically never.
+ */
+const KEYED_ATTEMPTS = 3;
+
+/**
+ * Places an order (one statement; see placeOrderIfAccepted). With an `Idempotency-Key`, the same
+ * key and body within 24 hours replay the first answer instead (`replayed`; a refusal is thrown
+ * again as it was; another body is 422). The key's answer is stored by the order's own statement,
+ * or for a refusal by one INSERT of the finished answer: nothing ever says "in progress", so a
+ * request that died leaves nothing behind and its retry runs at once. Statements: placed or
+ * replayed 1; refused 2 (the answer stored); a twin that waited for the first 2 (the first's
+ * answer read); a twin refused after the first took the stock 3.
  */
 export async function createOrder(
   db: Db,
   body: CreateOrderBody,
   idempotencyKey?: string,
 ): Promise<{ order: CreatedOrder; replayed: boolean }> {
+  const order = sentOrder(body);
   if (idempotencyKey === undefined) {
-    const order = await db.$transaction((tx) => placeOrder(tx, body), ORDER_TRANSACTION);
-    return { order, replayed: false };
+    const placement = await place(db, order);
+    if (placement.outcome === 'placed') return { order: created(placement), replayed: false };
+    if (placement.outcome === 'refused') throw refusalOf(order, placement.catalogue);
+    throw new Error(`the order statement answered ${placement.outcome} without a key`);
   }
-  const outcome = await withIdempotency(
+  const request = keyedRequest(idempotencyKey, body);
+  for (let attempt = 0; attempt < KEYED_ATTEMPTS; attempt++) {
+    const placement = await place(db, order, request);
+    switch (placement.outcome) {
+      case 'placed':
+        return { order: created(placement), replayed: false };
+      case 'answered':
+        return replayed(request, placement.answer);
+      case 'refused': {
+        // Nothing was written: store the refusal as the key's answer, unless a twin's came first.
+        const error = refusalOf(order, placement.catalogue);
+        const first = await storeRefusal(db, request, error);
+        if (first === null) throw error;
+        return replayed(request, first);
+      }
+      case 'taken': {
+        // A twin's answer was committed while the statement ran: it is the answer to replay.
+        const first = await answered(db, request);
+        if (first) return replayed(request, first);
+        break; // it vanished meanwhile: run the request again
+      }
+    }
+  }
+  throw new Error(`the answer of Idempotency-Key ${idempotencyKey} keeps vanishing`);
+}
+
+const created = (placement: { orderId: number; total: Decimal }): CreatedOrder => ({
+  order_id: placement.orderId,
+  total_amount: toMoneyNumber(placement.total),
+});
+
+const replayed = (request: KeyedRequest, stored: StoredAnswer) => ({
+  order: replay<CreateOrderResponse>(request, stored).data,
+  replayed: true,
+});
+
+/** An order as sent, checked (400 for a blank name) and with its lines merged. */
+interface SentOrder {
+  fields: Omit<OrderToPlace, 'lines'>;
+  lines: MergedLine[];
+  /** The unit price of each line, or null when the sent prices cannot all be right. */
+  prices: Decimal[] | null;
+}
+
+const sentOrder = (body: CreateOrderBody): SentOrder => {
+  const customerName = requiredText(body.customer_name, 'body.customer_name');
+  const lines = mergeLines(body.items);
+  return {
+    fields: {
+      customerName,
+      customerEmail: body.customer_email,
+      customerPhone: optionalText(body.customer_phone) ?? '',
+      status: INITIAL_ORDER_STATUS,
+    },
+    lines,
+    prices: agreedPrices(lines),
+  };
+};
+
+/**
+ * Products must exist and be active (400), every sent price must be the catalogue's (409), the
+ * total must not exceed the maximum (400), and the stock must suffice (409); each refusal writes
+ * nothing. One round trip: a statement that checks and writes atomically (placeOrderIfAccepted)
+ * when the sent prices can be right at all, else a read of the catalogue (and the key's answer)
+ * to say which rule the order breaks. Either way the refusal is chosen by `refusalOf`, in the
+ * same order of precedence.
+ */
+async function place(db: Db, order: SentOrder, request?: KeyedRequest): Promise<Placement> {
+  const { prices } = order;
+  if (!prices) {
+    const ids = order.lines.map((l) => l.productId);
+    return request
+      ? findAnswerOrCatalogue(db, ids, request)
+      : { outcome: 'refused', catalogue: await findCatalogueEntries(db, ids) };
+  }
+  return placeOrderIfAccepted(
     db,
-    idempotencyKey,
-    body,
-    async (tx) => createdOrderAnswer(await placeOrder(tx, body)),
-    { statusCode: 201, transaction: ORDER_TRANSACTION },
+    {
+      ...order.fields,
+      lines: order.lines.map((line, i) => ({
+        productId: line.productId,
+        quantity: line.quantity,
+        unitPrice: prices[i]!,
+      })),
+    },
+    request,
   );
-  return { order: outcome.body.data, replayed: outcome.replayed };
+}
+
+/** Why the catalogue refused the order (it refused it, so one of its rules must say why). */
+function refusalOf(order: SentOrder, catalogue: CatalogueEntry[]): HttpError {
+  const refused = refusal(order.lines, catalogue);
+  if (refused) return refused;
+  throw new Error(
+    order.prices
+      ? 'the order statement refused an order the rules accept'
+      : 'the catalogue accepts prices that cannot all be right',
+  );
 }
 
 /**
- * Validates the order against the catalogue, reserves the stock and writes the order, all on the
- * caller's transaction: any refusal rolls everything back. Products must exist and be active
- * (400), every sent price must be the catalogue's (409), and the stock must suffice (409).
+ * The unit price of each line if the order can be accepted at all: every price sent for a product
+ * is the same amount, and their total is within the maximum (the catalogue's prices must equal
+ * them). Null when it cannot; the catalogue then only has to say why.
  */
-async function placeOrder(tx: Tx, body: CreateOrderBody): Promise<CreatedOrder> {
-  const customerName = requiredText(body.customer_name, 'body.customer_name');
-  const lines = mergeLines(body.items);
-  const catalogue = await findCatalogueEntries(
-    tx,
-    lines.map((l) => l.productId),
-  );
+function agreedPrices(lines: readonly MergedLine[]): Decimal[] | null {
+  const prices: Decimal[] = [];
+  for (const line of lines) {
+    const [first, ...others] = line.sentPrices.map((sent) => new Decimal(sent));
+    if (!first || others.some((price) => !price.equals(first))) return null;
+    prices.push(first);
+  }
+  const total = orderTotal(lines.map((line, i) => lineTotal(prices[i]!, line.quantity)));
+  return total.greaterThan(MAX_ORDER_TOTAL) ? null : prices;
+}
+
+/**
+ * Why the catalogue refuses these lines, or null when it accepts them. Precedence: an unknown or
+ * inactive product, then a wrong price, then a total over the maximum, then too little stock;
+ * within each, the first line in ascending product id (and the first wrong price as sent).
+ */
+function refusal(lines: readonly MergedLine[], catalogue: CatalogueEntry[]): HttpError | null {
   const byId = new Map(catalogue.map((p) => [p.id, p]));
-  const entries = lines.map((line) => {
+  const entries: Array<{ line: MergedLine; product: CatalogueEntry }> = [];
+  for (const line of lines) {
     const product = byId.get(line.productId);
-    if (!product) throw badRequest(`product ${line.productId} does not exist`);
-    if (!product.active) throw unavailable(product);
-    return { line, product };
-  });
+    if (!product) return unknownProduct(line.productId);
+    if (!product.active) return unavailable(product);
+    entries.push({ line, product });
+  }
   for (const { line, product } of entries) {
     const wrong = line.sentPrices.find((sent) => !sameCents(product.price, sent));
-    if (wrong !== undefined) throw priceConflict(product, wrong);
+    if (wrong !== undefined) return priceConflict(product, wrong);
   }
-  const totals = entries.map(({ line, product }) => lineTotal(product.price, line.quantity));
-  const total = orderTotal(totals);
-  if (total.greaterThan(MAX_ORDER_TOTAL)) {
-    throw badRequest(
-      `order total ${total.toFixed(2)} exceeds the maximum of ${MAX_ORDER_TOTAL.toFixed(2)}`,
-    );
-  }
-
-  const names: string[] = [];
-  for (const { line, product } of entries) names.push(await reserveStock(tx, line, product));
-  // Three plain INSERTs, the items in one. A nested create would also look up every product
-  // again (to connect it) and read the order back; the products were just locked and the total
-  // is already known.
-  const orderId = await insertOrder(tx, {
-    customerName,
-    customerEmail: body.customer_email,
-    customerPhone: optionalText(body.customer_phone) ?? '',
-    totalAmount: total,
-    status: INITIAL_ORDER_STATUS,
-  });
-  await insertOrderItems(
-    tx,
-    orderId,
-    entries.map(({ line, product }, i) => ({
-      productId: product.id,
-      productName: names[i]!,
-      quantity: line.quantity,
-      unitPrice: product.price,
-      totalPrice: totals[i]!,
-    })),
+  const total = orderTotal(
+    entries.map(({ line, product }) => lineTotal(product.price, line.quantity)),
   );
-  await recordStatusChange(tx, orderId, null, INITIAL_ORDER_STATUS);
-  return { order_id: orderId, total_amount: toMoneyNumber(total) };
+  if (total.greaterThan(MAX_ORDER_TOTAL)) return totalTooHigh(total);
+  const short = entries.find(({ line, product }) => product.stock < line.quantity);
+  return short ? outOfStock(short.product, short.line.quantity) : null;
 }
-
-/** Reserves a line's stock; returns the product's name at that moment, which the order keeps. */
-async function reserveStock(tx: Tx, line: MergedLine, product: CatalogueEntry): Promise<string> {
-  const name = await takeStock(tx, product, line.quantity);
-  if (name !== null) return name;
-  throw await whyNotReserved(tx, line, product.id);
-}
-
-async function whyNotReserved(tx: Tx, line: MergedLine, id: number): Promise<HttpError> {
-  const now = await findProductState(tx, id);
-  if (!now) return badRequest(`product ${id} does not exist`);
-  if (!now.active) return unavailable(now);
-  const wrong = line.sentPrices.find((sent) => !sameCents(now.price, sent));
-  if (wrong !== undefined) return priceConflict(now, wrong);
-  return conflict(
-    `insufficient stock for product ${id} (${now.name}): ${now.stock} available, ${line.quantity} requested`,
-  );
-}
-
-const unavailable = (product: Pick<CatalogueEntry, 'id' | 'name'>) =>
-  badRequest(`product ${product.id} (${product.name}) is not available`);
-
-const priceConflict = (product: Pick<CatalogueEntry, 'id' | 'name' | 'price'>, sent: number) =>
-  conflict(
-    `price of product ${product.id} (${product.name}) is ${product.price.toFixed(2)}, not ${new Decimal(sent).toFixed(Math.max(2, new Decimal(sent).decimalPlaces()))}`,
-  );
 
 export async function getOrder(db: Db, id: number): Promise<OrderDetail> {
   const order = await findOrderWithItems(db, id);

@@ -2,13 +2,12 @@ import type { ProductSort } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
-import { reviewWithAuthor } from '../reviews/repository.js';
-
-export const productWithCategory = {
-  category: { select: { name: true } },
-} satisfies Prisma.ProductInclude;
-
-export type ProductRow = Prisma.ProductGetPayload<{ include: typeof productWithCategory }>;
+import {
+  reviewPageJson,
+  reviewRows,
+  type ReviewJson,
+  type ReviewRow,
+} from '../reviews/repository.js';
 
 export interface ProductFilter {
   /** The category and all its descendants. */
@@ -19,8 +18,8 @@ export interface ProductFilter {
   terms: string[];
 }
 
-/** One row of the list statement: a product of the page with the total beside it. */
-export interface ProductListRow {
+/** A product as the list and detail statements read it, with its category's name. */
+export interface ProductRow {
   id: number;
   name: string;
   description: string;
@@ -34,7 +33,7 @@ export interface ProductListRow {
 }
 
 /** A row of the list statement: the total, and a product of the page (all null on an empty page). */
-type ListRow = { total: bigint } & (ProductListRow | { [K in keyof ProductListRow]: null });
+type ListRow = { total: bigint } & (ProductRow | { [K in keyof ProductRow]: null });
 
 /** Page order per sort, ties by id; each is served by an index on (active, key, id). */
 const ORDER_BY: Record<ProductSort, { inner: Prisma.Sql; outer: Prisma.Sql }> = {
@@ -66,7 +65,7 @@ export async function findActiveProducts(
   db: Db,
   filter: ProductFilter,
   page: { sort: ProductSort; skip: number; take: number },
-): Promise<{ total: number; rows: ProductListRow[] }> {
+): Promise<{ total: number; rows: ProductRow[] }> {
   // The category and its descendants (UNION: a cycle cannot loop); categories are few, so the
   // page and the total may each walk the tree.
   const subtree =
@@ -116,19 +115,37 @@ export async function findActiveProducts(
   return {
     total: Number(rows[0]?.total ?? 0),
     // An empty page is the one row of the total with nulls beside it.
-    rows: rows.filter((r): r is { total: bigint } & ProductListRow => r.id !== null),
+    rows: rows.filter((r): r is { total: bigint } & ProductRow => r.id !== null),
   };
 }
 
-/** An active product with its category and its 10 newest reviews, or null. */
-export const findVisibleProductWithReviews = (db: Db, id: number) =>
-  db.product.findFirst({
-    where: { id, active: true },
-    include: {
-      ...productWithCategory,
-      reviews: { ...reviewWithAuthor, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 10 },
-    },
+/** Product detail carries this many of the newest reviews; the reviews endpoint pages the rest. */
+const DETAIL_REVIEWS = 10;
+
+/**
+ * An active product with its category's name and its newest reviews, or null: one statement,
+ * one round trip (the reviews as one JSON array beside the product's columns).
+ */
+export async function findVisibleProductWithReviews(
+  db: Db,
+  id: number,
+): Promise<{ product: ProductRow; reviews: ReviewRow[] } | null> {
+  const reviews = reviewPageJson(Prisma.sql`p.id`, {
+    sort: 'newest',
+    skip: 0,
+    take: DETAIL_REVIEWS,
   });
+  const [row] = await db.$queryRaw<Array<ProductRow & { reviews: ReviewJson[] }>>`
+    SELECT p.id, p.name, p.description, p.price::text AS price, p.category_id AS "categoryId",
+           c.name AS "categoryName", p.stock, p.active, p.created_at AS "createdAt",
+           ${reviews} AS reviews
+      FROM products p
+      JOIN categories c ON c.id = p.category_id
+     WHERE p.id = ${id} AND p.active`;
+  if (!row) return null;
+  const { reviews: json, ...product } = row;
+  return { product, reviews: reviewRows(json) };
+}
 
 export async function isProductVisible(db: Db, id: number): Promise<boolean> {
   const found = await db.product.findFirst({ where: { id, active: true }, select: { id: true } });

@@ -3,7 +3,7 @@ import type { Product, ProductDetail, ProductListQuery } from '@dogshop/contract
 import { badRequest, notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
 import { reviewToDto } from '../reviews/mapper.js';
-import { productListRowToDto, productToDto } from './mapper.js';
+import { productRowToDto } from './mapper.js';
 import {
   findActiveProducts,
   findVisibleProductWithReviews,
@@ -40,15 +40,15 @@ export async function listProducts(
     { sort: query.sort ?? 'newest', skip: (page - 1) * limit, take: limit },
   );
   return {
-    products: rows.map(productListRowToDto),
+    products: rows.map(productRowToDto),
     pagination: { page, limit, total, pages: Math.ceil(total / limit) },
   };
 }
 
 export async function getProduct(db: Db, id: number): Promise<ProductDetail> {
-  const row = await findVisibleProductWithReviews(db, id);
-  if (!row) throw productNotFound(id);
-  return { ...productToDto(row), reviews: row.reviews.map(reviewToDto) };
+  const found = await findVisibleProductWithReviews(db, id);
+  if (!found) throw productNotFound(id);
+  return { ...productRowToDto(found.product), reviews: found.reviews.map(reviewToDto) };
 }
 
 export const productNotFound = (id: number) => notFound(`Product ${id} not found`);

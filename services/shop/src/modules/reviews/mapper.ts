@@ -9,8 +9,8 @@ export function reviewToDto(row: ReviewRow): Review {
     rating: row.rating,
     title: row.title,
     comment: row.comment,
-    first_name: row.customer.firstName,
-    last_name: row.customer.lastName,
+    first_name: row.firstName,
+    last_name: row.lastName,
     helpful_count: row.helpfulCount,
     created_at: row.createdAt.toISOString(),
   };

@@ -9,43 +9,42 @@ import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/prisma-errors.js';
 import { assertProductVisible, productNotFound } from '../products/service.js';
 import { reviewToDto } from './mapper.js';
-import { countReviewsByRating, findReviewPage, insertReview } from './repository.js';
+import { findReviewPage, insertReview } from './repository.js';
 
 const RATINGS = [5, 4, 3, 2, 1] as const;
 
-/** One page of a product's reviews; the summary covers all its reviews, whatever the filter. */
+/**
+ * One page of a product's reviews; the summary covers all its reviews, whatever the filter. One
+ * statement reads the product's visibility, the page and the counts per rating.
+ */
 export async function listReviews(
   db: Db,
   productId: number,
   query: ReviewListQuery,
 ): Promise<ReviewPage> {
   const { page, limit } = query;
-  // Two statements in parallel: the page (with the product) and the summary.
-  const [reviews, summary] = await Promise.all([
-    findReviewPage(db, productId, {
-      rating: query.rating,
-      sort: query.sort,
-      skip: (page - 1) * limit,
-      take: limit,
-    }),
-    reviewSummary(db, productId),
-  ]);
-  if (!reviews) throw productNotFound(productId);
+  const found = await findReviewPage(db, productId, {
+    rating: query.rating,
+    sort: query.sort,
+    skip: (page - 1) * limit,
+    take: limit,
+  });
+  if (!found) throw productNotFound(productId);
+  const summary = reviewSummary(found.countsByRating);
   // The summary's per-rating counts already give the number of matching reviews: no COUNT query.
   const total =
     query.rating === undefined
       ? summary.total_reviews
       : (summary.rating_distribution.find((d) => d.rating === query.rating)?.count ?? 0);
   return {
-    reviews: reviews.map(reviewToDto),
+    reviews: found.reviews.map(reviewToDto),
     pagination: { page, limit, total, pages: Math.ceil(total / limit) },
     summary,
   };
 }
 
-/** Counted in the database, never by loading reviews. */
-async function reviewSummary(db: Db, productId: number): Promise<ReviewSummary> {
-  const counts = await countReviewsByRating(db, productId);
+/** From the counts per rating, counted in the database, never by loading reviews. */
+function reviewSummary(counts: Map<number, number>): ReviewSummary {
   const distribution = RATINGS.map((rating) => ({ rating, count: counts.get(rating) ?? 0 }));
   const total = distribution.reduce((sum, d) => sum + d.count, 0);
   const points = distribution.reduce((sum, d) => sum + d.rating * d.count, 0);

@@ -6,10 +6,19 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { REPLAYED_HEADER } from '../../modules/idempotency/service.js';
 import { createdOrderAnswer } from '../../modules/orders/mapper.js';
+import { OrderRefused } from '../../modules/orders/refusals.js';
 import { createOrder, getOrder, setOrderStatus } from '../../modules/orders/service.js';
 
 /** Orders carry a customer's name and address: every answer is personal. */
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Counted here, where an order's outcome is known; an Idempotency-Key replay counts neither.
+  const placed = app.metrics.counter('orders_placed_total', 'Orders placed.');
+  const refused = app.metrics.counter(
+    'orders_refused_total',
+    'Orders the catalogue rules refused (stock, price, availability, unknown product, total).',
+    ['reason'],
+  );
+
   app.post(
     '/orders',
     {
@@ -18,8 +27,14 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const key = request.headers['idempotency-key'];
-      const { order, replayed } = await createOrder(app.db, request.body, key);
+      const { order, replayed } = await createOrder(app.db, request.body, key).catch(
+        (error: unknown) => {
+          if (error instanceof OrderRefused) refused.inc({ reason: error.reason });
+          throw error;
+        },
+      );
       if (replayed) reply.header(REPLAYED_HEADER, 'true');
+      else placed.inc();
       return reply.code(201).send(createdOrderAnswer(order));
     },
   );

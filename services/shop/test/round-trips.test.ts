@@ -1,0 +1,135 @@
+// How many statements (database round trips) the hot paths send: each is one statement, BEGIN
+// and COMMIT included, counted where the `pg` driver under Prisma sends them.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestApp, type TestApp } from './support/app.js';
+import { seedCatalogue } from './support/catalogue.js';
+import { HOLDER_MARK, holdProducts, lockWaiters } from './support/locks.js';
+import { addProduct, orderBody } from './support/orders.js';
+import { recordStatements } from './support/statements.js';
+
+let t: TestApp;
+let ids: Awaited<ReturnType<typeof seedCatalogue>>;
+let statements: ReturnType<typeof recordStatements>;
+
+beforeAll(async () => {
+  // The API key stays remembered for the whole file: its lookup is not what is counted here.
+  t = await createTestApp({ apiKeyCacheMs: 10 * 60_000 });
+  ids = await seedCatalogue(t.app);
+  statements = recordStatements(new URL(t.config.databaseUrl).pathname.slice(1));
+  await t.request({ method: 'GET', url: '/categories' });
+});
+afterAll(async () => {
+  statements.restore();
+  await t.close();
+});
+
+/** The statements one request sends, and its status. */
+async function sent(opts: Parameters<TestApp['request']>[0]) {
+  let status = 0;
+  const sql = await statements.during(async () => {
+    status = (await t.request(opts)).statusCode;
+  });
+  return { status, sql };
+}
+
+describe('round trips', () => {
+  it('product detail: one statement, found or not', async () => {
+    const id = ids.productId('Blue lead');
+    expect(await sent({ method: 'GET', url: `/products/${id}` })).toMatchObject({
+      status: 200,
+      sql: [expect.stringMatching(/^SELECT /)],
+    });
+    expect((await sent({ method: 'GET', url: '/products/999999' })).sql).toHaveLength(1);
+  });
+
+  it('reviews page: one statement, with or without filter and sort, found or not', async () => {
+    const id = ids.productId('Blue lead');
+    for (const query of ['', '?rating=4&sort=rating&limit=5&page=2', '?sort=oldest']) {
+      const { status, sql } = await sent({ method: 'GET', url: `/products/${id}/reviews${query}` });
+      expect({ query, status, count: sql.length }).toEqual({ query, status: 200, count: 1 });
+    }
+    const missing = await sent({ method: 'GET', url: '/products/999999/reviews' });
+    expect(missing).toMatchObject({ status: 404, sql: [expect.any(String)] });
+  });
+
+  it('order: one statement placed, one refused (out of stock, or a price that cannot match)', async () => {
+    const a = await addProduct(t.app, 'Round trip A', '2.50', 10);
+    const b = await addProduct(t.app, 'Round trip B', '4.00', 1);
+    const post = (items: Parameters<typeof orderBody>[0]) =>
+      sent({ method: 'POST', url: '/orders', payload: orderBody(items) });
+    const placed = await post([
+      { product_id: a, quantity: 2, price: 2.5 },
+      { product_id: b, quantity: 1, price: 4 },
+      { product_id: a, quantity: 1, price: 2.5 },
+    ]);
+    expect(placed).toMatchObject({ status: 201, sql: [expect.stringMatching(/^WITH /)] });
+    expect((await post([{ product_id: b, quantity: 1, price: 4 }])).sql).toHaveLength(1);
+    const disagreeing = await post([
+      { product_id: a, quantity: 1, price: 2.5 },
+      { product_id: a, quantity: 1, price: 2 },
+    ]);
+    expect(disagreeing).toMatchObject({ status: 409, sql: [expect.stringMatching(/^SELECT /)] });
+  });
+
+  it('order with an Idempotency-Key: one statement placed or replayed, two refused', async () => {
+    const a = await addProduct(t.app, 'Round trip keyed', '1.00', 10);
+    const keyed = (key: string, items: Parameters<typeof orderBody>[0]) =>
+      sent({
+        method: 'POST',
+        url: '/orders',
+        payload: orderBody(items),
+        headers: { 'idempotency-key': key },
+      });
+    const one = [{ product_id: a, quantity: 1, price: 1 }];
+    // Placed: the order and the key's answer in the one statement; replayed: that statement finds
+    // the answer and writes nothing.
+    expect(await keyed('round-trips', one)).toMatchObject({
+      status: 201,
+      sql: [expect.stringMatching(/^WITH /)],
+    });
+    expect(await keyed('round-trips', one)).toMatchObject({
+      status: 201,
+      sql: [expect.stringMatching(/^WITH /)],
+    });
+    // Refused: the statement wrote nothing; the refusal is stored as the key's answer.
+    const tooMany = [{ product_id: a, quantity: 50, price: 1 }];
+    const refused = await keyed('round-trips-refused', tooMany);
+    expect(refused.status).toBe(409);
+    expect(refused.sql.map((s) => s.split(' ')[0])).toEqual(['WITH', 'INSERT']);
+    expect(await keyed('round-trips-refused', tooMany)).toMatchObject({
+      status: 409,
+      sql: [expect.stringMatching(/^WITH /)],
+    });
+    // Prices that cannot all be right: the key's answer and the catalogue in one read.
+    const disagreeing = [
+      { product_id: a, quantity: 1, price: 1 },
+      { product_id: a, quantity: 1, price: 2 },
+    ];
+    const impossible = await keyed('round-trips-prices', disagreeing);
+    expect(impossible.status).toBe(409);
+    expect(impossible.sql.map((s) => s.split(' ')[0])).toEqual(['WITH', 'INSERT']);
+    expect((await keyed('round-trips-prices', disagreeing)).sql).toHaveLength(1);
+  });
+
+  it('order with an Idempotency-Key: a twin that waited for the first reads its answer, two', async () => {
+    const a = await addProduct(t.app, 'Round trip twins', '1.00', 10);
+    const request = {
+      method: 'POST' as const,
+      url: '/orders',
+      payload: orderBody([{ product_id: a, quantity: 1, price: 1 }]),
+      headers: { 'idempotency-key': 'round-trips-twins' },
+    };
+    let statuses: number[] = [];
+    const lock = await holdProducts(t.config.databaseUrl, [a]);
+    const sql = await statements.during(async () => {
+      const twins = [t.request(request), t.request(request)];
+      await lockWaiters(t.config.databaseUrl, 2).finally(() => lock.release());
+      statuses = (await Promise.all(twins)).map((r) => r.statusCode);
+    });
+    expect(statuses).toEqual([201, 201]);
+    // The first: its statement (1). The twin: its statement, whose claim met the first's
+    // committed answer and wrote nothing, then the read of that answer (2).
+    const ours = sql.filter((s) => !s.includes(HOLDER_MARK)).map((s) => s.split(' ')[0]);
+    expect(ours.sort()).toEqual(['SELECT', 'WITH', 'WITH']);
+  });
+});
