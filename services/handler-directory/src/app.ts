@@ -4,8 +4,10 @@ import {
   germanValidation,
   healthRoutes,
   httpCache,
+  loadShedding,
   normalizeInput,
   openSharedState,
+  prometheusMetrics,
   rejectNul,
   requestLog,
   routeAuth,
@@ -13,6 +15,7 @@ import {
   setPasswordThreadNiceness,
   serverOptions,
   useStrictValidation,
+  type Tracing,
 } from '@dogshop/service-kit';
 import { directorySchemas } from '@dogshop/contracts/handler-directory';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -22,6 +25,7 @@ import { isDatabaseUnavailable } from './db/unavailable.js';
 import { MESSAGES } from './messages.js';
 import { auth } from './plugins/auth.js';
 import { database } from './plugins/database.js';
+import { handlerChanges } from './plugins/handler-changes.js';
 import { routes } from './routes/index.js';
 
 export type DirectoryAppConfig = Pick<
@@ -47,6 +51,11 @@ export type DirectoryAppConfig = Pick<
   requestTimeoutMs?: number;
   /** Redis for the state replicas share (rate limits, login counters); absent: in memory. */
   redisUrl?: string | undefined;
+  /** Started tracing (server.ts, when OTEL_EXPORTER_OTLP_ENDPOINT is set); absent: none. */
+  tracing?: Tracing | undefined;
+  /** Load-shedding limits (readConfig sets them; absent or 0: not checked). */
+  pressureMaxEventLoopDelayMs?: number;
+  pressureMaxPoolWaiting?: number;
 };
 
 export const directoryErrorBody = (_statusCode: number, message: string) => ({
@@ -64,11 +73,23 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
       logLevel: config.logLevel,
       trustProxyHops: config.trustProxyHops,
       requestTimeoutMs: config.requestTimeoutMs,
+      traceIds: config.tracing !== undefined,
       clientErrors: { body: directoryErrorBody, messages: MESSAGES.clientErrors },
     }),
   ).withTypeProvider<TypeBoxTypeProvider>();
   useStrictValidation(app);
+  // First, so that every later hook and route runs inside the request's span.
+  if (config.tracing) await app.register(config.tracing.plugin);
   await app.register(requestLog);
+  // Before the other hooks and routes: every request is counted in flight, every route timed.
+  await app.register(prometheusMetrics, { poolStats: () => app.db.poolStats() });
+  // Before the rate limiter: a refusal under load costs no rate-limit bookkeeping.
+  await app.register(loadShedding, {
+    maxEventLoopDelayMs: config.pressureMaxEventLoopDelayMs ?? 0,
+    maxPoolWaiting: config.pressureMaxPoolWaiting ?? 0,
+    poolStats: () => app.db.poolStats(),
+    message: MESSAGES.overloaded,
+  });
   // Rate limits and login-failure counts of all replicas: in Redis with REDIS_URL, else in memory.
   const shared = await openSharedState({
     url: config.redisUrl,
@@ -120,6 +141,8 @@ export async function buildApp(config: DirectoryAppConfig): Promise<FastifyInsta
     schemas: directorySchemas,
   });
   await app.register(database, { uri: config.mongodbUri, dbName: config.mongodbDbName });
+  // Writes to the handlers announce themselves to every replica; the public list is kept until then.
+  await app.register(handlerChanges, { invalidation: shared.invalidation });
   await app.register(auth, {
     secret: config.jwtSecret,
     ttl: config.jwtTtl,

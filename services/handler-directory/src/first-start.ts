@@ -19,7 +19,7 @@ export async function prepareFirstStart(
   config: Pick<DirectoryConfig, 'seedDemo' | 'adminUsername' | 'adminPassword' | 'env'>,
 ): Promise<void> {
   if (config.seedDemo) {
-    const count = await seedDemoDirectory(app.db);
+    const count = await seedDemoDirectory(app.db, app.handlersChanged);
     if (count > 0) {
       app.log.info({ handlers: count }, 'loaded the demo directory into the empty database');
     }

@@ -10,6 +10,7 @@ export const MESSAGES = {
   bodyTooLarge: 'Anfrage zu groß (höchstens 100 kB)',
   unsupportedMediaType: 'Nicht unterstützter Content-Type (erwartet: application/json)',
   unavailable: 'Dienst vorübergehend nicht verfügbar',
+  overloaded: 'Dienst überlastet, bitte später erneut versuchen',
   tooManyRequests: 'Zu viele Anfragen, bitte später erneut versuchen',
   tooManyLoginFailures: (seconds: number) =>
     `Zu viele fehlgeschlagene Anmeldeversuche, bitte in ${seconds} Sekunden erneut versuchen`,
@@ -20,6 +21,10 @@ export const MESSAGES = {
   forbidden: 'Keine Berechtigung: diese Aktion ist nur für Administratoren',
   nearestNeedsBoth: 'Ungültige Anfrage: lat und lng nur gemeinsam angeben',
   radiusNeedsPoint: 'Ungültige Anfrage: radius_km nur zusammen mit lat und lng',
+  cursorNeedsLimit: 'Ungültige Anfrage: cursor nur zusammen mit limit',
+  invalidCursor: 'Ungültige Anfrage: cursor ist kein Cursor dieser Liste (next_cursor einer Seite)',
+  cursorOfOtherList:
+    'Ungültige Anfrage: cursor gehört zu einer anderen Liste (lat und lng wie bei der vorigen Seite angeben)',
   // Validation: Ajv's own rules come from ajv-i18n; these are the rules service-kit adds.
   unknownField: 'unbekanntes Feld',
   plainInteger: 'muss eine ganze Zahl in einfacher Dezimalschreibweise sein',

@@ -1,6 +1,8 @@
+import type { PoolStats } from '@dogshop/service-kit';
 import mongoose, { type Connection, type mongo } from 'mongoose';
 import { registerAccountModel, type AccountModel } from './account-model.js';
 import { registerHandlerModel, type HandlerModel, type HandlerRecord } from './handler-model.js';
+import { watchPool } from './pool-stats.js';
 
 // Defence in depth against operator injection: request bodies are already validated as closed
 // schemas, and filters are still wrapped so that a `$`-object can never act as an operator.
@@ -22,6 +24,8 @@ export interface DirectoryDb {
   admins: AccountModel;
   /** Resolves when the server answers a ping. */
   ping(): Promise<void>;
+  /** The driver's connection pool now (metrics, load shedding). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -56,6 +60,8 @@ export async function openDirectoryDb(
     serverSelectionTimeoutMS: 5_000,
     maxPoolSize: 10,
   });
+  // The client exists as soon as the connection is created; it connects after this.
+  const poolStats = watchPool(connection.getClient());
   await connection.asPromise();
   const handlers = registerHandlerModel(connection);
   const admins = registerAccountModel(connection);
@@ -73,6 +79,7 @@ export async function openDirectoryDb(
     ping: async () => {
       await connection.db!.command({ ping: 1 });
     },
+    poolStats,
     close: () => connection.close(),
   };
 }

@@ -100,6 +100,7 @@ export const auth = fp<AuthOptions>(
         accountMaxFailures: opts.accountLoginMaxFailures,
         windowMs: opts.loginFailureWindowMs,
         keyPrefix: 'handler-directory:',
+        counters: { failed: app.metrics.loginsFailed, throttled: app.metrics.loginsThrottled },
         store: opts.loginCounterStore,
         // A store that cannot be reached fails closed: 503 with Retry-After.
         unavailableMessage: MESSAGES.unavailable,
@@ -110,5 +111,5 @@ export const auth = fp<AuthOptions>(
       app.jwt.sign({ sub: signed.id, username: signed.username, role: signed.role }),
     );
   },
-  { name: 'auth', dependencies: ['database'] },
+  { name: 'auth', dependencies: ['database', 'metrics'] },
 );

@@ -48,11 +48,38 @@ export async function findHandlers(
   return decodeRecords(raw);
 }
 
-/** The available handlers by name, one at a time from a cursor. */
+/** The view's fields and the stored sort key, which a page's cursor is made of. */
+const PAGE_FIELDS = { ...HANDLER_VIEW_FIELDS, nameSort: 1 } as const;
+
+/**
+ * Up to `limit` available handlers by name, after `after` (a name key: stored `nameSort`, then
+ * id) when given. The index on {available, nameSort, _id} serves both branches of the `$or`.
+ */
+export async function findAvailablePage(
+  db: DirectoryDb,
+  after: { nameSort: string; id: string } | undefined,
+  limit: number,
+): Promise<HandlerRecord[]> {
+  const filter = after
+    ? {
+        available: true,
+        $or: [
+          { nameSort: { $gt: after.nameSort } },
+          { nameSort: after.nameSort, _id: { $gt: new mongo.ObjectId(after.id) } },
+        ],
+      }
+    : { available: true };
+  const raw = await db.handlerRecords
+    .find(filter, { sort: BY_NAME, projection: PAGE_FIELDS, limit, raw: true })
+    .toArray();
+  return decodeRecords(raw);
+}
+
+/** The available handlers by name (with their sort key), one at a time from a cursor. */
 export const availableHandlers = (db: DirectoryDb): AsyncIterable<HandlerRecord> =>
   db.handlerRecords.find(
     { available: true },
-    { sort: BY_NAME, projection: HANDLER_VIEW_FIELDS, batchSize: CURSOR_BATCH_SIZE },
+    { sort: BY_NAME, projection: PAGE_FIELDS, batchSize: CURSOR_BATCH_SIZE },
   );
 
 /**

@@ -12,16 +12,19 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MESSAGES } from '../../messages.js';
 import {
+  asksForWholeList,
   createHandler,
   deleteHandler,
   exportHandlers,
   getHandler,
+  listAllPublicHandlers,
   listHandlers,
   listPublicHandlers,
   setAvailability,
   setGps,
   updateHandler,
 } from '../../modules/handlers/service.js';
+import { serialiseList } from '../../plugins/handler-changes.js';
 
 /**
  * The handlers (the API calls them users): the public list for everyone; reading and the export
@@ -38,14 +41,31 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     drop: ['_id', 'createdAt', 'updatedAt', '__v'],
     trim: ['name', 'phone', 'address', 'type'],
   };
+  const exportsStarted = app.metrics.counter('exports_total', 'Exports started, by format.', [
+    'format',
+  ]);
 
+  // The whole list (no parameters, most requests) is sent from the serialised copy every replica
+  // keeps until a handler changes (app.publicList), with its ETag, which httpCache then uses.
+  // Pages and nearest-first lists are built per request.
   app.get(
     '/public/users',
     { schema: listAvailableHandlersOperation, config: { auth: 'none', cache: 'public' } },
-    async (request) => ({
-      success: true as const,
-      data: await listPublicHandlers(app.db, request.query),
-    }),
+    async (request, reply) => {
+      if (!asksForWholeList(request.query)) {
+        return { success: true as const, ...(await listPublicHandlers(app.db, request.query)) };
+      }
+      const list = await app.publicList.get(async () =>
+        // The route's own serializer: the same bytes as an answer serialised per request.
+        serialiseList(
+          reply.serialize({ success: true, data: await listAllPublicHandlers(app.db) }),
+        ),
+      );
+      return reply
+        .header('etag', list.etag)
+        .type('application/json; charset=utf-8')
+        .send(list.body as never); // serialised already (the route's schema types the object)
+    },
   );
 
   app.get('/users', { schema: listHandlersOperation, config: read }, async () => ({
@@ -58,6 +78,7 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: exportHandlersOperation, config: read },
     async (request, reply) => {
       const file = exportHandlers(app.db, request.query, new Date());
+      exportsStarted.inc({ format: request.query.format ?? 'json' });
       // A file, not a personal answer: plain `no-store` (replaces routeAuth's private, no-store).
       reply.header('cache-control', 'no-store').type(file.contentType);
       if (file.filename) {
@@ -78,7 +99,10 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: createHandlerOperation, config: { ...write, normalize: handlerBody } },
     async (request, reply) => {
       reply.code(201);
-      return { success: true as const, data: await createHandler(app.db, request.body) };
+      return {
+        success: true as const,
+        data: await createHandler(app.db, app.handlersChanged, request.body),
+      };
     },
   );
 
@@ -87,12 +111,12 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: updateHandlerOperation, config: { ...write, normalize: handlerBody } },
     async (request) => ({
       success: true as const,
-      data: await updateHandler(app.db, request.params.id, request.body),
+      data: await updateHandler(app.db, app.handlersChanged, request.params.id, request.body),
     }),
   );
 
   app.delete('/users/:id', { schema: deleteHandlerOperation, config: write }, async (request) => {
-    await deleteHandler(app.db, request.params.id);
+    await deleteHandler(app.db, app.handlersChanged, request.params.id);
     return { success: true as const, message: MESSAGES.handlerDeleted };
   });
 
@@ -101,12 +125,17 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: setHandlerAvailabilityOperation, config: write },
     async (request) => ({
       success: true as const,
-      data: await setAvailability(app.db, request.params.id, request.body.available),
+      data: await setAvailability(
+        app.db,
+        app.handlersChanged,
+        request.params.id,
+        request.body.available,
+      ),
     }),
   );
 
   app.put('/users/:id/gps', { schema: setHandlerGpsOperation, config: write }, async (request) => ({
     success: true as const,
-    data: await setGps(app.db, request.params.id, request.body),
+    data: await setGps(app.db, app.handlersChanged, request.params.id, request.body),
   }));
 };

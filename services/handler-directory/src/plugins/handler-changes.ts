@@ -1,0 +1,42 @@
+import { KeptCopy, strongEtag, type Invalidation } from '@dogshop/service-kit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { HANDLERS_TOPIC, type HandlersChanged } from '../modules/handlers/service.js';
+
+/** The whole public list as sent: the JSON bytes and their strong ETag, computed once. */
+export interface SerialisedList {
+  body: Buffer;
+  etag: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Announces a write to the handlers to every replica (the handler service's `changed`). */
+    handlersChanged: HandlersChanged;
+    /** The whole public list, serialised, kept until any replica writes a handler. */
+    publicList: KeptCopy<SerialisedList>;
+  }
+}
+
+/** The kept copy of a serialised answer (`reply.serialize`'s result). */
+export function serialiseList(json: string | Buffer | ArrayBuffer): SerialisedList {
+  const body =
+    typeof json === 'string' ? Buffer.from(json) : Buffer.isBuffer(json) ? json : Buffer.from(json);
+  return { body, etag: strongEtag(body) };
+}
+
+/**
+ * Every write to the handlers goes through the handler service, which calls `handlersChanged`
+ * after it: that publishes the `handlers` topic on the shared state's invalidation signal, and
+ * every replica (this one at once, the others through Redis) drops its kept public list. The list
+ * is kept only while the replica is sure to hear that signal (see KeptCopy), and 60 s at most.
+ */
+export const handlerChanges = fp<{ invalidation: Invalidation }>(
+  async (app: FastifyInstance, opts) => {
+    const publicList = new KeptCopy<SerialisedList>(opts.invalidation, HANDLERS_TOPIC);
+    app.decorate('publicList', publicList);
+    app.decorate('handlersChanged', () => opts.invalidation.publish(HANDLERS_TOPIC));
+    app.addHook('onClose', async () => publicList.close());
+  },
+  { name: 'handler-changes' },
+);
