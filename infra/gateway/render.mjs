@@ -5,7 +5,7 @@
 // what that step does: replace ${GATEWAY_*} placeholders, nothing else.
 //
 //   node infra/gateway/render.mjs [--prefix <dir>] [--listen 127.0.0.1:8080]
-//        [--shop 127.0.0.1:3000] [--handler-directory 127.0.0.1:3001]
+//        [--shop 127.0.0.1:3000[,127.0.0.1:3002…]] [--handler-directory 127.0.0.1:3001[,…]]
 //        [--openapi-file openapi/gateway.json] [--docs-dir infra/gateway/docs/]
 //   nginx -p <dir> -c nginx.conf -g 'daemon off;'
 //
@@ -36,11 +36,25 @@ export function renderGatewayConfig(values, template = readFileSync(TEMPLATE_FIL
       throw new Error(`gateway config: ${name} is not set`);
     }
   }
-  return template.replace(/\$\{(GATEWAY_[A-Z_]+)\}/g, (_, name) => {
-    if (!PLACEHOLDERS.includes(name))
-      throw new Error(`gateway config: unknown placeholder ${name}`);
-    return values[name];
-  });
+  const fill = (line, value = (name) => values[name]) =>
+    line.replace(/\$\{(GATEWAY_[A-Z_]+)\}/g, (_, name) => {
+      if (!PLACEHOLDERS.includes(name))
+        throw new Error(`gateway config: unknown placeholder ${name}`);
+      return value(name);
+    });
+  // An upstream given as a list (`a:1,b:2`, replicas on one machine) becomes one `server` line per
+  // address; in the container the same line gets one name that resolves to every replica.
+  return template
+    .split('\n')
+    .map((line) => {
+      const list = /^\s*server \$\{(GATEWAY_[A-Z_]+_UPSTREAM)\}/.exec(line);
+      if (!list || !values[list[1]]?.includes(',')) return fill(line);
+      return values[list[1]]
+        .split(',')
+        .map((address) => fill(line, (name) => (name === list[1] ? address.trim() : values[name])))
+        .join('\n');
+    })
+    .join('\n');
 }
 
 /**

@@ -41,6 +41,7 @@ describe('infra/compose.yaml', () => {
       'handler-directory',
       'mongo',
       'postgres',
+      'redis',
       'shop',
       'shop-migrate',
     ]);
@@ -67,16 +68,18 @@ describe('infra/compose.yaml', () => {
     expect(services.shop!.depends_on).toEqual({
       postgres: { condition: 'service_healthy' },
       'shop-migrate': { condition: 'service_completed_successfully' },
+      redis: { condition: 'service_healthy' },
     });
     expect(services['handler-directory']!.depends_on).toEqual({
       mongo: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
     });
     expect(services.gateway!.depends_on).toEqual({
       shop: { condition: 'service_healthy' },
       'handler-directory': { condition: 'service_healthy' },
     });
     // Whatever is waited on as healthy has a health check: its own, or its image's HEALTHCHECK.
-    for (const name of ['postgres', 'mongo', 'gateway']) {
+    for (const name of ['postgres', 'mongo', 'redis', 'gateway']) {
       expect(services[name]!.healthcheck?.test.length).toBeGreaterThan(0);
     }
     for (const name of ['shop', 'handler-directory'] as const) {
@@ -138,6 +141,20 @@ describe('infra/compose.yaml', () => {
     expect(gateway.environment!.GATEWAY_SHOP_UPSTREAM).toBe('shop:3000');
     expect(gateway.environment!.GATEWAY_HANDLER_DIRECTORY_UPSTREAM).toBe('handler-directory:3001');
   });
+  it('runs two replicas of each service, sharing one Redis, behind the gateway', () => {
+    for (const name of ['shop', 'handler-directory']) {
+      const service = services[name]!;
+      expect({ name, replicas: service.deploy?.replicas }).toEqual({ name, replicas: 2 });
+      expect({ name, REDIS_URL: service.environment!.REDIS_URL }).toEqual({
+        name,
+        REDIS_URL: 'redis://redis:6379',
+      });
+    }
+    // The migration runs once, whatever the number of shop replicas.
+    expect(services['shop-migrate']!.deploy).toBeUndefined();
+    expect(services.redis!.healthcheck!.test).toEqual(['CMD', 'redis-cli', 'ping']);
+  });
+
   it('runs both services as in production: explicit database URLs, HOST as the images set it', () => {
     const shop = services.shop!.environment!;
     const directory = services['handler-directory']!.environment!;
@@ -194,6 +211,7 @@ describe('images the deployment files pull', () => {
       'nginxinc/nginx-unprivileged:1.28-alpine',
       'node:24-slim',
       'postgres:17',
+      'redis:7.4-alpine',
     ]);
     const files = new Set(images.map((image) => image.file));
     for (const file of [

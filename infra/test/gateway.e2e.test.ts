@@ -29,8 +29,8 @@ beforeAll(async () => {
   gateway = await startGateway({
     prefix,
     port: await freePort(),
-    shopPort: platform.shop.port,
-    handlerDirectoryPort: platform.handlerDirectory.port,
+    shopPorts: [platform.shop.port],
+    handlerDirectoryPorts: [platform.handlerDirectory.port],
     openapiFile: gatewayOpenapi,
     docsDir: gatewayDocs,
   });

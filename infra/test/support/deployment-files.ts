@@ -39,6 +39,7 @@ export interface ComposeService {
   volumes?: string[];
   ports?: string[];
   healthcheck?: { test: string[] };
+  deploy?: { replicas?: number };
 }
 
 export interface ComposeFile {

@@ -53,8 +53,9 @@ export interface Gateway {
 export async function startGateway(opts: {
   prefix: string;
   port: number;
-  shopPort: number;
-  handlerDirectoryPort: number;
+  /** The replicas of each service (one port each, on 127.0.0.1). */
+  shopPorts: number[];
+  handlerDirectoryPorts: number[];
   openapiFile: string;
   docsDir: string;
 }): Promise<Gateway> {
@@ -68,9 +69,9 @@ export async function startGateway(opts: {
       '--listen',
       `127.0.0.1:${opts.port}`,
       '--shop',
-      `127.0.0.1:${opts.shopPort}`,
+      opts.shopPorts.map((port) => `127.0.0.1:${port}`).join(','),
       '--handler-directory',
-      `127.0.0.1:${opts.handlerDirectoryPort}`,
+      opts.handlerDirectoryPorts.map((port) => `127.0.0.1:${port}`).join(','),
       '--openapi-file',
       opts.openapiFile,
       '--docs-dir',

@@ -45,8 +45,24 @@ export async function startPlatform(): Promise<Platform> {
   };
   try {
     const [shop, handlerDirectory] = await Promise.all([
-      startShop(dataDir, databases, processes),
-      startHandlerDirectory(dataDir, databases, processes),
+      (async () => {
+        const database = await startPostgres();
+        databases.push(database);
+        await migrateShop(database.url);
+        return startShop(
+          { dataDir: path.join(dataDir, 'shop'), databaseUrl: database.url },
+          processes,
+        );
+      })(),
+      (async () => {
+        const database = await startMongo();
+        databases.push(database);
+        const options = {
+          dataDir: path.join(dataDir, 'handler-directory'),
+          mongodbUri: database.url,
+        };
+        return startHandlerDirectory(options, processes);
+      })(),
     ]);
     return { shop, handlerDirectory, stop };
   } catch (error) {
@@ -55,49 +71,66 @@ export async function startPlatform(): Promise<Platform> {
   }
 }
 
-async function startShop(
-  dataDir: string,
-  databases: TestDatabase[],
-  processes: RunningProcess[],
-): Promise<RunningService> {
-  const database = await startPostgres();
-  databases.push(database);
-  const port = await freePort();
-  const env = cleanEnv({
+/** How one replica of a service is started. */
+interface ReplicaOptions {
+  /** Its own data folder (the services lock theirs). */
+  dataDir: string;
+  /** Listen here (default: a free port). */
+  port?: number;
+  /** More environment, e.g. REDIS_URL or limits. */
+  env?: Record<string, string>;
+  /** The replica's name in failure messages. */
+  name?: string;
+}
+
+function shopEnv(opts: ReplicaOptions & { databaseUrl: string }, port?: number) {
+  return cleanEnv({
     NODE_ENV: 'production',
     SEED_DEMO: 'true', // the tests use the demo catalogue
     HOST: '127.0.0.1',
-    PORT: String(port),
+    ...(port === undefined ? {} : { PORT: String(port) }),
     LOG_LEVEL: 'info',
-    DATA_DIR: path.join(dataDir, 'shop'),
-    DATABASE_URL: database.url,
+    DATA_DIR: opts.dataDir,
+    DATABASE_URL: opts.databaseUrl,
     JWT_SECRET,
     SHOP_API_KEY,
+    ...opts.env,
   });
+}
+
+/** Applies the shop's migrations to `databaseUrl` with compose's migrate command. */
+export async function migrateShop(databaseUrl: string): Promise<void> {
   const migrate = readCompose().services['shop-migrate']?.command;
   if (!migrate) throw new Error('compose.yaml has no shop-migrate command');
+  const env = shopEnv({ dataDir: os.tmpdir(), databaseUrl });
   await runToCompletion({ ...withThisNode(migrate), cwd: serviceDir('shop'), env });
+}
+
+/** One shop replica on a migrated database, as its image starts it; resolves once it is ready. */
+export async function startShop(
+  opts: ReplicaOptions & { databaseUrl: string },
+  processes: RunningProcess[],
+): Promise<RunningService> {
+  const port = opts.port ?? (await freePort());
   const proc = startProcess({
-    name: 'shop',
+    name: opts.name ?? 'shop',
     ...withThisNode(dockerfileCommands('shop').cmd),
     cwd: serviceDir('shop'),
-    env,
+    env: shopEnv(opts, port),
   });
   processes.push(proc);
   await waitForOk(`http://127.0.0.1:${port}/ready`, proc);
   return { port, process: proc };
 }
 
-async function startHandlerDirectory(
-  dataDir: string,
-  databases: TestDatabase[],
+/** One handler-directory replica, as its image starts it; resolves once it is ready. */
+export async function startHandlerDirectory(
+  opts: ReplicaOptions & { mongodbUri: string },
   processes: RunningProcess[],
 ): Promise<RunningService> {
-  const database = await startMongo();
-  databases.push(database);
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const proc = startProcess({
-    name: 'handler-directory',
+    name: opts.name ?? 'handler-directory',
     ...withThisNode(dockerfileCommands('handler-directory').cmd),
     cwd: serviceDir('handler-directory'),
     env: cleanEnv({
@@ -106,11 +139,12 @@ async function startHandlerDirectory(
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'info',
-      DATA_DIR: path.join(dataDir, 'handler-directory'),
-      MONGODB_URI: database.url,
+      DATA_DIR: opts.dataDir,
+      MONGODB_URI: opts.mongodbUri,
       JWT_SECRET,
       ADMIN_USERNAME: DIRECTORY_ADMIN.username,
       ADMIN_PASSWORD: DIRECTORY_ADMIN.password,
+      ...opts.env,
     }),
   });
   processes.push(proc);
