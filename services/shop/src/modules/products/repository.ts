@@ -36,30 +36,42 @@ export interface ProductRow {
 type ListRow = { total: bigint } & (ProductRow | { [K in keyof ProductRow]: null });
 
 /** Page order per sort, ties by id; each is served by an index on (active, key, id). */
-const ORDER_BY: Record<ProductSort, { inner: Prisma.Sql; outer: Prisma.Sql }> = {
-  newest: order('created_at', 'DESC'),
-  price_asc: order('price', 'ASC'),
-  price_desc: order('price', 'DESC'),
-  name: order('name', 'ASC'),
+const SORT_KEY: Record<ProductSort, { column: Prisma.Sql; direction: Prisma.Sql }> = {
+  newest: sortKey('created_at', 'DESC'),
+  price_asc: sortKey('price', 'ASC'),
+  price_desc: sortKey('price', 'DESC'),
+  name: sortKey('name', 'ASC'),
 };
 
-function order(column: 'created_at' | 'price' | 'name', direction: 'ASC' | 'DESC') {
-  return {
-    inner: Prisma.raw(`p.${column} ${direction}, p.id ${direction}`),
-    outer: Prisma.raw(`page.${column} ${direction}, page.id ${direction}`),
-  };
+function sortKey(column: 'created_at' | 'price' | 'name', direction: 'ASC' | 'DESC') {
+  return { column: Prisma.raw(column), direction: Prisma.raw(direction) };
 }
+
+/** The columns of a ProductRow, from `products` as `alias` (category name aside). */
+const productColumns = (alias: 'p' | 'page') =>
+  Prisma.raw(
+    `${alias}.id, ${alias}.name, ${alias}.description, ${alias}.price::text AS price, ` +
+      `${alias}.category_id AS "categoryId", ${alias}.stock, ${alias}.active, ` +
+      `${alias}.created_at AS "createdAt"`,
+  );
 
 /**
  * One page of active products matching the filter, and how many match in all: one statement,
- * one round trip, one snapshot (the page and the total always agree).
+ * one round trip, one snapshot (the page and the total always agree). Category names are joined
+ * to the page after its LIMIT, not to every match. The statements start with SELECT (no leading
+ * WITH), as read-only statements here do.
  *
- * The total of a browse (no search, no price bounds; with or without a category) is read from
- * `category_product_counts`, kept by triggers: a sum over the categories of the subtree, whatever
- * the number of products. With a search or price bounds it is an exact `count(*)` of the matching
- * rows through the trigram and (active, price) indexes: its cost grows with the matches.
- * Category names are joined to the page after its LIMIT, not to every match. The statement
- * starts with SELECT (no leading WITH), as read-only statements here do.
+ * - Browsing (no search, no price bounds; with or without a category): the total is read from
+ *   `category_product_counts`, kept by triggers, a sum over the categories of the subtree,
+ *   whatever the number of products; the page walks the sort's index.
+ * - Price bounds alone: an exact `count(*)` of the matches, an index-only scan of (active, price);
+ *   the page walks the sort's index and skips the rows out of range. Its cost grows with the
+ *   matches.
+ * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), all
+ *   terms one scan of its trigram index. The matches are found once (a MATERIALIZED CTE of ids
+ *   and sort keys) and both counted and paged from there, instead of the page walking the sort's
+ *   index and testing each row's text. Its cost grows with the rows that hold every term's
+ *   trigrams.
  */
 export async function findActiveProducts(
   db: Db,
@@ -84,34 +96,50 @@ export async function findActiveProducts(
     conditions.push(Prisma.sql`p.price >= ${new Decimal(filter.minPrice)}`);
   if (filter.maxPrice !== undefined)
     conditions.push(Prisma.sql`p.price <= ${new Decimal(filter.maxPrice)}`);
-  for (const term of filter.terms) {
-    const pattern = `%${likeLiteral(term)}%`;
-    conditions.push(Prisma.sql`(p.name ILIKE ${pattern} OR p.description ILIKE ${pattern})`);
-  }
+  // lower() in SQL, not in JS: the same case folding as the column's, so this is exactly ILIKE.
+  for (const term of filter.terms)
+    conditions.push(Prisma.sql`p.search_text LIKE lower(${`%${likeLiteral(term)}%`})`);
   const where = Prisma.join(conditions, ' AND ');
-  const browsing =
-    filter.terms.length === 0 && filter.minPrice === undefined && filter.maxPrice === undefined;
-  const total = browsing
-    ? Prisma.sql`SELECT coalesce(sum(active_products), 0)::bigint AS total
-                   FROM category_product_counts
-                  ${subtree ? Prisma.sql`WHERE category_id IN (${subtree})` : Prisma.empty}`
-    : Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`;
-  const { inner, outer } = ORDER_BY[page.sort];
-  const rows = await db.$queryRaw<ListRow[]>`
-    SELECT t.total, page.id, page.name, page.description, page.price::text AS price,
-           page.category_id AS "categoryId", c.name AS "categoryName", page.stock, page.active,
-           page.created_at AS "createdAt"
-      FROM (${total}) t
-      LEFT JOIN (
-        (SELECT p.id, p.name, p.description, p.price, p.category_id, p.stock, p.active,
-                p.created_at
-           FROM products p
-          WHERE ${where}
-          ORDER BY ${inner}
-          LIMIT ${page.take} OFFSET ${page.skip}) page
-        JOIN categories c ON c.id = page.category_id
-      ) ON true
-     ORDER BY ${outer}`;
+  const { column, direction } = SORT_KEY[page.sort];
+  const pageOrder = Prisma.sql`page.${column} ${direction}, page.id ${direction}`;
+
+  let rows: ListRow[];
+  if (filter.terms.length > 0) {
+    rows = await db.$queryRaw<ListRow[]>`
+      SELECT t.total, ${productColumns('page')}, c.name AS "categoryName"
+        FROM (
+          WITH matches AS MATERIALIZED (
+            SELECT p.id, p.${column} AS key FROM products p WHERE ${where}
+          )
+          SELECT (SELECT count(*) FROM matches) AS total,
+                 ARRAY(SELECT id FROM matches
+                        ORDER BY key ${direction}, id ${direction}
+                        LIMIT ${page.take} OFFSET ${page.skip}) AS ids
+        ) t
+        LEFT JOIN (products page JOIN categories c ON c.id = page.category_id)
+          ON page.id = ANY (t.ids)
+       ORDER BY ${pageOrder}`;
+  } else {
+    const browsing = filter.minPrice === undefined && filter.maxPrice === undefined;
+    const total = browsing
+      ? Prisma.sql`SELECT coalesce(sum(active_products), 0)::bigint AS total
+                     FROM category_product_counts
+                    ${subtree ? Prisma.sql`WHERE category_id IN (${subtree})` : Prisma.empty}`
+      : Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`;
+    rows = await db.$queryRaw<ListRow[]>`
+      SELECT t.total, ${productColumns('page')}, c.name AS "categoryName"
+        FROM (${total}) t
+        LEFT JOIN (
+          (SELECT p.id, p.name, p.description, p.price, p.category_id, p.stock, p.active,
+                  p.created_at
+             FROM products p
+            WHERE ${where}
+            ORDER BY p.${column} ${direction}, p.id ${direction}
+            LIMIT ${page.take} OFFSET ${page.skip}) page
+          JOIN categories c ON c.id = page.category_id
+        ) ON true
+       ORDER BY ${pageOrder}`;
+  }
   return {
     total: Number(rows[0]?.total ?? 0),
     // An empty page is the one row of the total with nulls beside it.
@@ -136,9 +164,7 @@ export async function findVisibleProductWithReviews(
     take: DETAIL_REVIEWS,
   });
   const [row] = await db.$queryRaw<Array<ProductRow & { reviews: ReviewJson[] }>>`
-    SELECT p.id, p.name, p.description, p.price::text AS price, p.category_id AS "categoryId",
-           c.name AS "categoryName", p.stock, p.active, p.created_at AS "createdAt",
-           ${reviews} AS reviews
+    SELECT ${productColumns('p')}, c.name AS "categoryName", ${reviews} AS reviews
       FROM products p
       JOIN categories c ON c.id = p.category_id
      WHERE p.id = ${id} AND p.active`;
