@@ -2,6 +2,7 @@ import type { PoolStats } from '@dogshop/service-kit';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
+import { preparedStatementName } from './prepared-statements.js';
 
 export type Db = PrismaClient;
 
@@ -25,7 +26,10 @@ export function openDb(databaseUrl: string, poolMax: number): { db: Db; pool: pg
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  const adapter = new PrismaPg(pool, {
+    disposeExternalPool: true,
+    statementNameGenerator: preparedStatementName,
+  });
   return { db: new PrismaClient({ adapter }), pool };
 }
 

@@ -8,30 +8,34 @@ import pg from 'pg';
 export function recordStatements(database: string): {
   /** The statements sent while `fn` ran. */
   during: (fn: () => Promise<unknown>) => Promise<string[]>;
+  /** The same, each with the name it was prepared under ('' or absent: unnamed). */
+  namedDuring: (fn: () => Promise<unknown>) => Promise<Array<{ text: string; name?: string }>>;
   restore: () => void;
 } {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
-  let sink: string[] | null = null;
+  let sink: Array<{ text: string; name?: string }> | null = null;
   proto.query = function (this: pg.Client, ...args: unknown[]) {
     const [first] = args;
-    const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
-    if (sink && text !== undefined && this.database === database) {
-      sink.push(text.replace(/\s+/g, ' ').trim());
+    const config = typeof first === 'string' ? { text: first } : (first as pg.QueryConfig | null);
+    if (sink && config?.text !== undefined && this.database === database) {
+      sink.push({ text: config.text.replace(/\s+/g, ' ').trim(), name: config.name });
     }
     return original.apply(this, args);
   };
+  const namedDuring = async (fn: () => Promise<unknown>) => {
+    const statements: Array<{ text: string; name?: string }> = [];
+    sink = statements;
+    try {
+      await fn();
+    } finally {
+      sink = null;
+    }
+    return statements;
+  };
   return {
-    during: async (fn) => {
-      const statements: string[] = [];
-      sink = statements;
-      try {
-        await fn();
-      } finally {
-        sink = null;
-      }
-      return statements;
-    },
+    during: async (fn) => (await namedDuring(fn)).map((s) => s.text),
+    namedDuring,
     restore: () => {
       proto.query = original;
     },

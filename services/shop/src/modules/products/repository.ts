@@ -2,6 +2,7 @@ import type { ProductSort } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
+import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
 import {
   reviewPageJson,
   reviewRows,
@@ -118,7 +119,7 @@ export async function findActiveProducts(
         ) t
         LEFT JOIN (products page JOIN categories c ON c.id = page.category_id)
           ON page.id = ANY (t.ids)
-       ORDER BY ${pageOrder}`;
+       ORDER BY ${pageOrder} ${PLAN_PER_CALL}`;
   } else {
     const browsing = filter.minPrice === undefined && filter.maxPrice === undefined;
     const total = browsing
@@ -138,7 +139,7 @@ export async function findActiveProducts(
             LIMIT ${page.take} OFFSET ${page.skip}) page
           JOIN categories c ON c.id = page.category_id
         ) ON true
-       ORDER BY ${pageOrder}`;
+       ORDER BY ${pageOrder} ${browsing ? Prisma.empty : PLAN_PER_CALL}`;
   }
   return {
     total: Number(rows[0]?.total ?? 0),

@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import { Prisma } from '../generated/prisma/client.js';
+
+/**
+ * Ends a statement whose plan depends on its parameter values (a price range, a search pattern):
+ * it stays unnamed, so PostgreSQL plans it for the values of each call.
+ */
+export const PLAN_PER_CALL = Prisma.raw('/* plan per call */');
+const PLAN_PER_CALL_TEXT = PLAN_PER_CALL.sql;
+
+/**
+ * The name under which a connection keeps a statement prepared (`statementNameGenerator` of the
+ * Prisma pg adapter): the same text, the same name. A connection then parses each statement once,
+ * and after five calls PostgreSQL plans it once, when its generic plan is no dearer than the
+ * per-call ones; planning is about as costly as running the shop's hot statements. Statements
+ * ending in PLAN_PER_CALL get '' (the protocol's unnamed statement, parsed and planned per call):
+ * a generic plan cannot see how many rows a range or pattern matches, and would keep the plan of
+ * a narrow range for a wide one.
+ */
+export function preparedStatementName(query: { sql: string }): string {
+  if (query.sql.endsWith(PLAN_PER_CALL_TEXT)) return '';
+  return `s_${createHash('sha1').update(query.sql).digest('base64url')}`;
+}
