@@ -189,6 +189,11 @@ export async function measureRoute(
       )
         .map((s) => `\`${s}\``)
         .join('; ')}`,
+      `pgbench sends them as the service did: ${
+        scripts.every((s) => s.prepared)
+          ? 'prepared (-M prepared), as the service names each statement once per connection'
+          : 'unnamed (-M extended), parsed and planned per call, as the service sends them'
+      }`,
       `EXPLAIN ANALYZE of the first variant's reads: ${explain.executionMs.toFixed(2)} ms execution, ${explain.planningMs.toFixed(2)} ms planning`,
       ...failures.map((f) => `non-2xx or failed: ${f}`),
     ],

@@ -11,6 +11,8 @@ export interface PgbenchResult {
   failed: number;
   latency: { p50: number; p90: number; p99: number; max: number };
   seconds: number;
+  /** pgbench's query mode: `prepared` when the service prepared every statement, else `extended`. */
+  protocol: 'prepared' | 'extended';
 }
 
 export async function pgbenchVersion(): Promise<string | undefined> {
@@ -30,8 +32,10 @@ export async function pgbenchVersion(): Promise<string | undefined> {
 
 /**
  * Runs the scripts (each picked with equal weight per transaction) over `clients` connections for
- * `seconds`, in extended-query mode (unnamed statements with bound parameters, as node-postgres
- * sends them). Per-transaction latencies come from pgbench's transaction log.
+ * `seconds`, the way the service sent them: prepared statements (-M prepared: parsed once per
+ * connection, then planned as PostgreSQL's plan cache decides) when it named every one, else
+ * extended-query mode (unnamed statements with bound parameters, parsed and planned per call).
+ * Per-transaction latencies come from pgbench's transaction log.
  */
 export async function runPgbench(opts: {
   databaseUrl: string;
@@ -43,9 +47,10 @@ export async function runPgbench(opts: {
   const url = new URL(opts.databaseUrl);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pgbench-'));
   try {
+    const protocol = opts.scripts.every((s) => s.prepared) ? 'prepared' : 'extended';
     const args = [
       '--no-vacuum',
-      '--protocol=extended',
+      `--protocol=${protocol}`,
       `--client=${opts.clients}`,
       // pgbench's default of one thread: one client process driving `clients` connections, as
       // the service's one event loop drives its pool.
@@ -98,6 +103,7 @@ export async function runPgbench(opts: {
         max: latencies[latencies.length - 1] ?? NaN,
       },
       seconds: opts.seconds,
+      protocol,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,8 @@ export interface CapturedStatement {
   session: string;
   /** Simple-protocol statement (e.g. BEGIN) rather than an extended-protocol execute. */
   simple: boolean;
+  /** Executed as a named (prepared, kept per connection) statement rather than the unnamed one. */
+  prepared: boolean;
 }
 
 const STATEMENT = /^(?:statement|execute [^:]*): ([\s\S]*)$/;
@@ -30,6 +32,8 @@ export function parseEntry(entry: LogEntry): CapturedStatement | undefined {
     params,
     session: entry.session_id ?? '',
     simple: entry.message!.startsWith('statement:'),
+    prepared:
+      entry.message!.startsWith('execute ') && !entry.message!.startsWith('execute <unnamed>'),
   };
 }
 
@@ -65,6 +69,8 @@ export interface PgbenchScript {
   text: string;
   /** The variables' values (pgbench `-D name=value`). */
   variables: Record<string, string>;
+  /** The service sent these statements prepared (named), so pgbench should too (-M prepared). */
+  prepared: boolean;
 }
 
 export interface ScriptOptions {
@@ -81,8 +87,8 @@ export interface ScriptOptions {
 
 /**
  * A pgbench script that sends the captured statements, in order, over one connection, with each
- * bound parameter sent again as a bound parameter (pgbench -M extended: unnamed statements with
- * untyped text parameters, as node-postgres sends them).
+ * bound parameter sent again as a bound parameter: untyped text parameters, as node-postgres
+ * sends them, in statements prepared per connection when the service sent them prepared.
  */
 export function toPgbenchScript(
   statements: CapturedStatement[],
@@ -105,5 +111,7 @@ export function toPgbenchScript(
     const extra = opts.after?.(statement, index);
     lines.push(extra ? `${sql} ${extra}` : `${sql};`);
   });
-  return { text: `${lines.join('\n')}\n`, variables };
+  const prepared =
+    statements.some((s) => s.prepared) && statements.every((s) => s.prepared || s.simple);
+  return { text: `${lines.join('\n')}\n`, variables, prepared };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 
 /**
@@ -18,6 +18,16 @@ const PLAN_PER_CALL_TEXT = PLAN_PER_CALL.sql;
  * a narrow range for a wide one.
  */
 export function preparedStatementName(query: { sql: string }): string {
-  if (query.sql.endsWith(PLAN_PER_CALL_TEXT)) return '';
-  return `s_${createHash('sha1').update(query.sql).digest('base64url')}`;
+  const { sql } = query;
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = sql.endsWith(PLAN_PER_CALL_TEXT) ? '' : `s_${hash('sha1', sql, 'base64url')}`;
+    // The shop's statement texts are a few hundred; the bound only guards against a surprise.
+    if (names.size >= 10_000) names.clear();
+    names.set(sql, name);
+  }
+  return name;
 }
+
+/** Names by statement text: a lookup per call instead of a hash of the whole text. */
+const names = new Map<string, string>();
