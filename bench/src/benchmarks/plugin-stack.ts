@@ -31,7 +31,7 @@ export async function pluginStackBench(ctx: Context, app: RunningService): Promi
       runs.app.map((r) => r.rps),
       runs.bare.map((r) => r.rps),
     );
-    const target = { op: '>=' as const, value: 0.8 };
+    const target = { op: '>=' as const, value: 0.85 };
     return {
       id: 'B1',
       title: `${app.name}'s full plugin stack on a trivial route ÷ bare Fastify hello world`,
