@@ -37,7 +37,7 @@ describe('prepared statements', () => {
       const first = await namesOf(url);
       const again = await namesOf(url);
       expect(first).toHaveLength(1);
-      expect(first[0]).toMatch(/^s_[\w-]{27}$/);
+      expect(first[0]).toMatch(/^SELECT_[\w-]{27}$/);
       expect(again).toEqual(first);
     }
     expect(new Set([await namesOf('/products'), await namesOf('/products?sort=name')]).size).toBe(
