@@ -1,5 +1,8 @@
 // How many statements (database round trips) the hot paths send: each is one statement, BEGIN
-// and COMMIT included, counted where the `pg` driver under Prisma sends them.
+// and COMMIT included, counted where the `pg` driver under Prisma sends them. And how they are
+// sent: prepared once per connection under a name derived from their text, except those whose
+// best plan depends on their values (the product list with price bounds or a search), which stay
+// unnamed and are planned per call. Answers do not change either way.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp } from './support/app.js';
 import { seedCatalogue } from './support/catalogue.js';
@@ -131,5 +134,51 @@ describe('round trips', () => {
     // committed answer and wrote nothing, then the read of that answer (2).
     const ours = sql.filter((s) => !s.includes(HOLDER_MARK)).map((s) => s.split(' ')[0]);
     expect(ours.sort()).toEqual(['SELECT', 'WITH', 'WITH']);
+  });
+});
+
+async function namesOf(url: string) {
+  let status = 0;
+  const sent = await statements.namedDuring(async () => {
+    status = (await t.request({ method: 'GET', url })).statusCode;
+  });
+  expect({ url, status }).toEqual({ url, status: 200 });
+  return sent.map((s) => s.name ?? '');
+}
+
+describe('prepared statements', () => {
+  it('prepares the browse list, the detail and the reviews page under the same name each call', async () => {
+    const id = ids.productId('Blue lead');
+    for (const url of ['/products', `/products/${id}`, `/products/${id}/reviews`]) {
+      const first = await namesOf(url);
+      const again = await namesOf(url);
+      expect(first).toHaveLength(1);
+      expect(first[0]).toMatch(/^SELECT_[\w-]{27}$/);
+      expect(again).toEqual(first);
+    }
+    const [newest] = await namesOf('/products');
+    expect((await namesOf('/products?sort=name'))[0]).not.toBe(newest);
+  });
+
+  it('leaves the list with price bounds or a search unnamed, planned for its values', async () => {
+    for (const url of [
+      '/products?min_price=10',
+      '/products?search=lead',
+      '/products?max_price=1',
+    ]) {
+      expect(await namesOf(url)).toEqual(['']);
+    }
+  });
+
+  it('answers a wide price range right after many calls with a narrow one', async () => {
+    const active = (gte: number, lte: number) =>
+      t.app.db.product.count({ where: { active: true, price: { gte, lte } } });
+    for (let i = 0; i < 8; i += 1) {
+      const narrow = await t.request({ method: 'GET', url: '/products?min_price=9&max_price=10' });
+      expect(narrow.json().pagination.total).toBe(await active(9, 10));
+    }
+    const wide = await t.request({ method: 'GET', url: '/products?min_price=0&max_price=1000' });
+    expect(wide.json().pagination.total).toBe(await active(0, 1000));
+    expect(await active(0, 1000)).toBeGreaterThan(await active(9, 10));
   });
 });
