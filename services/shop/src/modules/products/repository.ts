@@ -73,6 +73,10 @@ const productColumns = (alias: 'p' | 'page') =>
  *   and sort keys) and both counted and paged from there, instead of the page walking the sort's
  *   index and testing each row's text. Its cost grows with the rows that hold every term's
  *   trigrams.
+ *
+ * The browse statement is prepared once per connection like the others; the price and search
+ * statements end in PLAN_PER_CALL, since their best plan depends on the values
+ * (db/prepared-statements.ts).
  */
 export async function findActiveProducts(
   db: Db,
