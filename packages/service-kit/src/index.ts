@@ -73,6 +73,7 @@ export {
   withPlainDecimals,
 } from './validation.js';
 export { clientErrorHandler, type ClientErrorOptions } from './client-errors.js';
+export { isSocketError } from './socket-errors.js';
 export { germanValidation, type GermanRuleTexts } from './localize.js';
 export { rejectNul, type RejectNulOptions } from './reject-nul.js';
 export {

@@ -1,3 +1,4 @@
+import { isSocketError } from '@dogshop/service-kit';
 /** Driver errors of a MongoDB that cannot be reached, closed the connection or is not ready. */
 const UNAVAILABLE_ERRORS = new Set([
   'MongoNetworkError',
@@ -16,12 +17,6 @@ const UNAVAILABLE_ERRORS = new Set([
  * NotPrimaryOrSecondary.
  */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
-/**
- * Socket errors the driver passes on as Node raised them: a command written to a connection the
- * server has just closed fails with EPIPE ("This socket has been ended by the other party"),
- * not with a MongoNetworkError.
- */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
 
 /**
  * True when a failure means the database is unreachable right now rather than that the request or
@@ -34,7 +29,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (e.name.startsWith('Mongo') && typeof code === 'number' && UNAVAILABLE_CODES.has(code)) {
       return true;
     }
-    if (typeof code === 'string' && SOCKET_CODES.has(code)) return true;
+    // The driver passes some socket errors on as Node raised them (EPIPE on a closed connection).
+    if (isSocketError(e)) return true;
   }
   return false;
 }

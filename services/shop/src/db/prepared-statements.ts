@@ -12,8 +12,9 @@ const PLAN_PER_CALL_TEXT = PLAN_PER_CALL.sql;
  * The name under which a connection keeps a statement prepared (`statementNameGenerator` of the
  * Prisma pg adapter): the same text, the same name (its command and a SHA-1 of the text). A
  * connection then parses each statement once, and after five calls PostgreSQL plans it once,
- * when its generic plan is no dearer than the per-call ones; planning is about as costly as running the shop's hot statements. Statements
- * ending in PLAN_PER_CALL get '' (the protocol's unnamed statement, parsed and planned per call):
+ * when its generic plan is no dearer than the per-call ones; planning is about as costly as
+ * running the shop's hot statements. Statements ending in PLAN_PER_CALL get '' (the protocol's
+ * unnamed statement, parsed and planned per call):
  * a generic plan cannot see how many rows a range or pattern matches, and would keep the plan of
  * a narrow range for a wide one.
  */

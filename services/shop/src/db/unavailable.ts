@@ -1,3 +1,4 @@
+import { isSocketError } from '@dogshop/service-kit';
 import { Prisma } from '../generated/prisma/client.js';
 
 /** Prisma codes for a database that cannot be reached or gave up on us (not for bad queries). */
@@ -25,7 +26,6 @@ const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-3]|53300)$/;
 /** Errors the pg driver throws without a code when a connection breaks or never comes. */
 const UNAVAILABLE_MESSAGE =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
 
 /**
  * True when a failure means the database is unreachable right now (stopped, restarting, cut the
@@ -47,9 +47,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     );
   }
   if (!(error instanceof Error)) return false;
+  if (isSocketError(error)) return true;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) {
-    return true;
-  }
+  if (typeof code === 'string' && UNAVAILABLE_SQLSTATE.test(code)) return true;
   return code === undefined && UNAVAILABLE_MESSAGE.test(error.message);
 }
