@@ -1,6 +1,8 @@
 // The product list's `pagination.total`: browse totals (no filter, a category with its
-// descendants) come from `category_product_counts`, kept by triggers on `products`; filtered
-// totals (search, price bounds) are counts of the matching rows. After every kind of change, each
+// descendants) come from `category_product_counts`, price-bounded totals from
+// `price_product_counts` (and a count of the units the bounds cut), both kept by triggers on
+// `products`; the other filtered totals (search, price bounds in a category) are counts of the
+// matching rows. After every kind of change, each
 // total must equal a fresh count of the rows and the number of products the list actually shows.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
@@ -68,8 +70,21 @@ async function freshCount(filter: { category?: number; where?: string; params?: 
   return rows[0]!.n;
 }
 
-/** Every category's kept count equals a count of its active products (a missing row is 0). */
+/**
+ * Every category's and every unit of price's kept count equals a count of its active products (a
+ * missing row is 0).
+ */
 async function expectCountsKept() {
+  const { rows: units } = await sql.query<{ unit: number; kept: number; actual: number }>(
+    `SELECT k.unit, coalesce(u.active_products, 0) AS kept,
+            (SELECT count(*)::int FROM products p
+              WHERE p.active AND floor(p.price) = k.unit) AS actual
+       FROM (SELECT floor(price)::int AS unit FROM products
+             UNION SELECT price_unit FROM price_product_counts) k
+       LEFT JOIN price_product_counts u ON u.price_unit = k.unit
+      ORDER BY k.unit`,
+  );
+  expect(units.filter((r) => r.kept !== r.actual)).toEqual([]);
   const { rows } = await sql.query<{ id: number; kept: number; actual: number }>(
     `SELECT k.id, coalesce(c.active_products, 0) AS kept,
             (SELECT count(*)::int FROM products p WHERE p.category_id = k.id AND p.active) AS actual
@@ -114,7 +129,7 @@ describe('browse totals (kept counts)', () => {
     try {
       expect((await list({})).pagination.total).toBe(before + 1000);
       expect((await list({ category: dogs })).pagination.total).toBe(3 + 1000);
-      // A filtered total counts the rows.
+      // A price-bounded total reads the counts per unit of price, not these.
       expect((await list({ min_price: 0 })).pagination.total).toBe(before);
     } finally {
       await sql.query(
@@ -277,6 +292,129 @@ describe('browse totals (kept counts)', () => {
       );
     }
     await expectBrowseTotalsExact();
+  });
+});
+
+describe('price-bounded totals (kept counts per unit of price)', () => {
+  /** The list's total for the bounds equals a fresh count of the active products within them. */
+  async function expectPriceTotalExact(min?: number, max?: number) {
+    const query: Record<string, number> = {};
+    const where: string[] = [];
+    const params: number[] = [];
+    if (min !== undefined) {
+      query.min_price = min;
+      params.push(min);
+      where.push(`AND price >= $${params.length}`);
+    }
+    if (max !== undefined) {
+      query.max_price = max;
+      params.push(max);
+      where.push(`AND price <= $${params.length}`);
+    }
+    const fresh = await freshCount({ where: where.join(' '), params });
+    expect({ min, max, total: (await list(query)).pagination.total }).toEqual({
+      min,
+      max,
+      total: fresh,
+    });
+    return fresh;
+  }
+
+  /** Bounds on, just beside, and across every price the catalogue has, and within one unit. */
+  async function expectEveryBoundExact() {
+    const { rows } = await sql.query<{ price: string }>(
+      'SELECT DISTINCT price::text AS price FROM products ORDER BY 1',
+    );
+    const cents = (n: number) => Math.round(n * 100) / 100;
+    let nonZero = 0;
+    for (const p of rows.map((r) => Number(r.price))) {
+      const unit = Math.floor(p);
+      const near = [p, p - 0.01, p + 0.01, unit, unit + 0.5, unit + 1].map(cents);
+      for (const low of near.filter((n) => n >= 0)) {
+        if ((await expectPriceTotalExact(low)) > 0) nonZero += 1;
+        await expectPriceTotalExact(undefined, low);
+        for (const high of [p, p + 0.01, unit + 1, Math.ceil(p + 7.5), 1_000_000].map(cents)) {
+          if (low <= high) await expectPriceTotalExact(low, high);
+        }
+      }
+    }
+    expect(nonZero).toBeGreaterThan(0);
+  }
+
+  it('are exact for bounds on, beside and across every price, and within one unit', async () => {
+    await expectCountsKept();
+    await expectEveryBoundExact();
+  });
+
+  it('come from the kept counts for the units wholly inside the bounds, and count the cut units', async () => {
+    // The catalogue has 19.99 and 9.5: unit 19 lies wholly inside [10, 25.5], unit 9 only partly
+    // inside [9.75, 25.5] (its 9.5 is out of bounds).
+    const before = (await list({ min_price: 10, max_price: 25.5 })).pagination.total;
+    const cutBefore = (await list({ min_price: 9.75, max_price: 25.5 })).pagination.total;
+    await sql.query(
+      'UPDATE price_product_counts SET active_products = active_products + 1000 WHERE price_unit IN (9, 19)',
+    );
+    try {
+      expect((await list({ min_price: 10, max_price: 25.5 })).pagination.total).toBe(before + 1000);
+      expect((await list({ min_price: 9.75, max_price: 25.5 })).pagination.total).toBe(
+        cutBefore + 1000,
+      );
+      // Unit 9 is cut by the bound: its products are counted, not its kept count.
+      expect((await list({ min_price: 9.75, max_price: 10 })).pagination.total).toBe(
+        await freshCount({ where: 'AND price BETWEEN 9.75 AND 10', params: [] }),
+      );
+    } finally {
+      await sql.query(
+        'UPDATE price_product_counts SET active_products = active_products - 1000 WHERE price_unit IN (9, 19)',
+      );
+    }
+  });
+
+  it("refuse a change that would take a unit's count below zero (counts and rows disagree)", async () => {
+    const id = await productId('Binoculars 8x42'); // 499.00, alone in unit 499
+    await sql.query('UPDATE price_product_counts SET active_products = 0 WHERE price_unit = 499');
+    try {
+      await expect(
+        t.app.db.product.update({ where: { id }, data: { price: 450 } }),
+      ).rejects.toThrow(/price unit 499 would go below zero/);
+      expect(Number((await t.app.db.product.findUniqueOrThrow({ where: { id } })).price)).toBe(499);
+    } finally {
+      await sql.query('UPDATE price_product_counts SET active_products = 1 WHERE price_unit = 499');
+    }
+    await expectCountsKept();
+  });
+
+  it('stay exact when prices change within a unit, across units, and with activation', async () => {
+    const lead = await productId('Blue lead');
+    const dogs = await categoryId('Dogs');
+    const { price } = await t.app.db.product.findUniqueOrThrow({ where: { id: lead } });
+    const steps: Array<{ price?: number; active?: boolean }> = [
+      { price: 19.01 }, // within its unit
+      { price: 20 }, // into the next, on its lower edge
+      { price: 0.5 },
+      { active: false },
+      { price: 250.75 }, // an inactive product's price moves no count
+      { active: true },
+      { price: Number(price), active: true },
+    ];
+    for (const data of steps) {
+      await t.app.db.product.update({ where: { id: lead }, data });
+      await expectCountsKept();
+      await expectPriceTotalExact(19, 20);
+      await expectPriceTotalExact(0.5, 250.75);
+    }
+    expect((await t.app.db.product.findUniqueOrThrow({ where: { id: lead } })).price).toEqual(
+      price,
+    );
+    // An operator's bulk SQL: every price in a category moved at once, then back.
+    const prices = `SELECT id, price::text FROM products WHERE category_id = $1 ORDER BY id`;
+    const before = (await sql.query(prices, [dogs])).rows;
+    await sql.query('UPDATE products SET price = price * 3 + 0.5 WHERE category_id = $1', [dogs]);
+    await expectCountsKept();
+    await expectEveryBoundExact();
+    await sql.query('UPDATE products SET price = (price - 0.5) / 3 WHERE category_id = $1', [dogs]);
+    await expectCountsKept();
+    expect((await sql.query(prices, [dogs])).rows).toEqual(before);
   });
 });
 

@@ -57,17 +57,64 @@ const productColumns = (alias: 'p' | 'page') =>
   );
 
 /**
+ * The category's name of each page row, looked up by primary key: a subquery the planner needs
+ * no join order for (the price and search statements are planned per call), run for the page's
+ * rows only.
+ */
+const categoryName = (alias: 'page') =>
+  Prisma.raw(
+    `(SELECT c.name FROM categories c WHERE c.id = ${alias}.category_id) AS "categoryName"`,
+  );
+
+/**
+ * The exact number of active products priced within the bounds, from `price_product_counts`
+ * (active products per whole unit of price, kept by triggers): the sum over the units wholly
+ * inside the bounds, plus a count of the products in the one or two units a bound cuts. A unit
+ * `u` holds the prices [u, u + 1); it lies wholly inside when ceil(min) <= u < floor(max). The
+ * rest of [min, max] is [min, ceil(min)) and [max(floor(max), ceil(min)), max]: disjoint, each
+ * under one unit wide, counted through the (active, price) index. So the cost grows with the
+ * units in the bounds and the products of two units, not with the products in the bounds.
+ */
+function priceBoundedTotal(min?: number, max?: number): Prisma.Sql {
+  const low = min === undefined ? undefined : Prisma.sql`${new Decimal(min)}::numeric`;
+  const high = max === undefined ? undefined : Prisma.sql`${new Decimal(max)}::numeric`;
+  const units: Prisma.Sql[] = [];
+  const counted: Prisma.Sql[] = [];
+  if (low) {
+    units.push(Prisma.sql`price_unit >= ceil(${low})`);
+    const below = high ? Prisma.sql`AND p.price <= ${high}` : Prisma.empty;
+    counted.push(Prisma.sql`(SELECT count(*) FROM products p
+                              WHERE p.active AND p.price >= ${low} AND p.price < ceil(${low})
+                                ${below})`);
+  }
+  if (high) {
+    units.push(Prisma.sql`price_unit < floor(${high})`);
+    const from = low
+      ? Prisma.sql`greatest(floor(${high}), ceil(${low}))`
+      : Prisma.sql`floor(${high})`;
+    counted.push(Prisma.sql`(SELECT count(*) FROM products p
+                              WHERE p.active AND p.price >= ${from} AND p.price <= ${high})`);
+  }
+  return Prisma.sql`SELECT (SELECT coalesce(sum(active_products), 0)
+                              FROM price_product_counts
+                             WHERE ${Prisma.join(units, ' AND ')})
+                         + ${Prisma.join(counted, ' + ')} AS total`;
+}
+
+/**
  * One page of active products matching the filter, and how many match in all: one statement,
- * one round trip, one snapshot (the page and the total always agree). Category names are joined
- * to the page after its LIMIT, not to every match. The statements start with SELECT (no leading
- * WITH), as read-only statements here do.
+ * one round trip, one snapshot (the page and the total always agree). Category names are looked
+ * up for the page after its LIMIT, not for every match. The statements start with SELECT (no
+ * leading WITH), as read-only statements here do.
  *
  * - Browsing (no search, no price bounds; with or without a category): the total is read from
  *   `category_product_counts`, kept by triggers, a sum over the categories of the subtree,
  *   whatever the number of products; the page walks the sort's index.
- * - Price bounds alone: an exact `count(*)` of the matches, an index-only scan of (active, price);
- *   the page walks the sort's index and skips the rows out of range. Its cost grows with the
- *   matches.
+ * - Price bounds (without a category): the total is a sum over `price_product_counts`, kept by
+ *   the same triggers, plus a count of the products in the units the bounds cut
+ *   (priceBoundedTotal); the page walks the sort's index and skips the rows out of range.
+ * - Price bounds within a category: an exact `count(*)` of the matches, through the (active,
+ *   price) index; its cost grows with the matches.
  * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), all
  *   terms one scan of its trigram index. The matches are found once (a MATERIALIZED CTE of ids
  *   and sort keys) and both counted and paged from there, instead of the page walking the sort's
@@ -111,7 +158,7 @@ export async function findActiveProducts(
   let rows: ListRow[];
   if (filter.terms.length > 0) {
     rows = await db.$queryRaw<ListRow[]>`
-      SELECT t.total, ${productColumns('page')}, c.name AS "categoryName"
+      SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (
           WITH matches AS MATERIALIZED (
             SELECT p.id, p.${column} AS key FROM products p WHERE ${where}
@@ -121,8 +168,7 @@ export async function findActiveProducts(
                         ORDER BY key ${direction}, id ${direction}
                         LIMIT ${page.take} OFFSET ${page.skip}) AS ids
         ) t
-        LEFT JOIN (products page JOIN categories c ON c.id = page.category_id)
-          ON page.id = ANY (t.ids)
+        LEFT JOIN products page ON page.id = ANY (t.ids)
        ORDER BY ${pageOrder} ${PLAN_PER_CALL}`;
   } else {
     const browsing = filter.minPrice === undefined && filter.maxPrice === undefined;
@@ -130,19 +176,20 @@ export async function findActiveProducts(
       ? Prisma.sql`SELECT coalesce(sum(active_products), 0)::bigint AS total
                      FROM category_product_counts
                     ${subtree ? Prisma.sql`WHERE category_id IN (${subtree})` : Prisma.empty}`
-      : Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`;
+      : subtree
+        ? Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`
+        : priceBoundedTotal(filter.minPrice, filter.maxPrice);
     rows = await db.$queryRaw<ListRow[]>`
-      SELECT t.total, ${productColumns('page')}, c.name AS "categoryName"
+      SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (${total}) t
         LEFT JOIN (
-          (SELECT p.id, p.name, p.description, p.price, p.category_id, p.stock, p.active,
-                  p.created_at
-             FROM products p
-            WHERE ${where}
-            ORDER BY p.${column} ${direction}, p.id ${direction}
-            LIMIT ${page.take} OFFSET ${page.skip}) page
-          JOIN categories c ON c.id = page.category_id
-        ) ON true
+          SELECT p.id, p.name, p.description, p.price, p.category_id, p.stock, p.active,
+                 p.created_at
+            FROM products p
+           WHERE ${where}
+           ORDER BY p.${column} ${direction}, p.id ${direction}
+           LIMIT ${page.take} OFFSET ${page.skip}
+        ) page ON true
        ORDER BY ${pageOrder} ${browsing ? Prisma.empty : PLAN_PER_CALL}`;
   }
   return {
