@@ -67,41 +67,6 @@ const categoryName = (alias: 'page') =>
   );
 
 /**
- * The exact number of active products priced within the bounds, from `price_product_counts`
- * (active products per whole unit of price, kept by triggers): the sum over the units wholly
- * inside the bounds, plus a count of the products in the one or two units a bound cuts. A unit
- * `u` holds the prices [u, u + 1); it lies wholly inside when ceil(min) <= u < floor(max). The
- * rest of [min, max] is [min, ceil(min)) and [max(floor(max), ceil(min)), max]: disjoint, each
- * under one unit wide, counted through the (active, price) index. So the cost grows with the
- * units in the bounds and the products of two units, not with the products in the bounds.
- */
-function priceBoundedTotal(min?: number, max?: number): Prisma.Sql {
-  const low = min === undefined ? undefined : Prisma.sql`${new Decimal(min)}::numeric`;
-  const high = max === undefined ? undefined : Prisma.sql`${new Decimal(max)}::numeric`;
-  const units: Prisma.Sql[] = [];
-  const counted: Prisma.Sql[] = [];
-  if (low) {
-    units.push(Prisma.sql`price_unit >= ceil(${low})`);
-    const below = high ? Prisma.sql`AND p.price <= ${high}` : Prisma.empty;
-    counted.push(Prisma.sql`(SELECT count(*) FROM products p
-                              WHERE p.active AND p.price >= ${low} AND p.price < ceil(${low})
-                                ${below})`);
-  }
-  if (high) {
-    units.push(Prisma.sql`price_unit < floor(${high})`);
-    const from = low
-      ? Prisma.sql`greatest(floor(${high}), ceil(${low}))`
-      : Prisma.sql`floor(${high})`;
-    counted.push(Prisma.sql`(SELECT count(*) FROM products p
-                              WHERE p.active AND p.price >= ${from} AND p.price <= ${high})`);
-  }
-  return Prisma.sql`SELECT (SELECT coalesce(sum(active_products), 0)
-                              FROM price_product_counts
-                             WHERE ${Prisma.join(units, ' AND ')})
-                         + ${Prisma.join(counted, ' + ')} AS total`;
-}
-
-/**
  * One page of active products matching the filter, and how many match in all: one statement,
  * one round trip, one snapshot (the page and the total always agree). Category names are looked
  * up for the page after its LIMIT, not for every match. The statements start with SELECT (no
@@ -110,9 +75,10 @@ function priceBoundedTotal(min?: number, max?: number): Prisma.Sql {
  * - Browsing (no search, no price bounds; with or without a category): the total is read from
  *   `category_product_counts`, kept by triggers, a sum over the categories of the subtree,
  *   whatever the number of products; the page walks the sort's index.
- * - Price bounds (without a category): the total is a sum over `price_product_counts`, kept by
- *   the same triggers, plus a count of the products in the units the bounds cut
- *   (priceBoundedTotal); the page walks the sort's index and skips the rows out of range.
+ * - Price bounds (without a category): the total is a sum over `price_product_counts` (active
+ *   products per whole unit of price), kept by the same triggers, plus a count of the products
+ *   in the one or two units a bound cuts: the database function `active_products_priced_within`,
+ *   whose plans are cached; the page walks the sort's index and skips the rows out of range.
  * - Price bounds within a category: an exact `count(*)` of the matches, through the (active,
  *   price) index; its cost grows with the matches.
  * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), all
@@ -178,7 +144,11 @@ export async function findActiveProducts(
                     ${subtree ? Prisma.sql`WHERE category_id IN (${subtree})` : Prisma.empty}`
       : subtree
         ? Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`
-        : priceBoundedTotal(filter.minPrice, filter.maxPrice);
+        : // Kept counts per unit of price (migration *_active_products_priced_within). In a
+          // subquery so that it runs once (an InitPlan), not once per row of the page.
+          Prisma.sql`SELECT (SELECT active_products_priced_within(
+                               ${optionalDecimal(filter.minPrice)}::numeric,
+                               ${optionalDecimal(filter.maxPrice)}::numeric)) AS total`;
     rows = await db.$queryRaw<ListRow[]>`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (${total}) t
@@ -229,6 +199,8 @@ export async function isProductVisible(db: Db, id: number): Promise<boolean> {
   const found = await db.product.findFirst({ where: { id, active: true }, select: { id: true } });
   return found !== null;
 }
+
+const optionalDecimal = (n: number | undefined) => (n === undefined ? null : new Decimal(n));
 
 /** LIKE's wildcards (and its escape character) are escaped, so that a term matches literally. */
 const likeLiteral = (term: string) => term.replace(/[\\%_]/g, '\\$&');
