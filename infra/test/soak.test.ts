@@ -21,7 +21,14 @@ beforeAll(async () => {
 }, 110_000);
 
 afterAll(() => {
-  if (report) console.log(`soak (CI version):\n${formatReport(report)}`);
+  if (!report) return;
+  console.log(`soak (CI version):\n${formatReport(report)}`);
+  // A failure is read from the services' own words (a 500 is logged with its error).
+  if (report.invariants.some((i) => !i.ok) || report.unexpected.length > 0) {
+    for (const [service, text] of Object.entries(report.logs)) {
+      console.log(`last output of the ${service}:\n${text || '(nothing)'}`);
+    }
+  }
 });
 
 describe('soak: mixed traffic, a database fault per service, SIGTERM mid-load', () => {

@@ -7,20 +7,24 @@ import { securityDefaults } from '../src/security.js';
 import { serverOptions } from '../src/server-options.js';
 import { useStrictValidation } from '../src/validation.js';
 
-/** Helmet's defaults with CSP off (Swagger UI sets its own on /docs), as both services send them. */
+/** Helmet's headers for a JSON API (security.ts), as both services send them. */
 const SECURITY_HEADERS = {
-  'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
   'referrer-policy': 'no-referrer',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-download-options': 'noopen',
-  'x-frame-options': 'SAMEORIGIN',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
+  'x-frame-options': 'DENY',
 };
+
+/** Helmet's headers for HTML documents, which an API's answers do without. */
+const DOCUMENT_ONLY_HEADERS = [
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
 
 const ALLOWED = 'https://shop.example';
 
@@ -78,6 +82,7 @@ describe('the shared HTTP stack', () => {
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.headers['x-powered-by']).toBeUndefined();
       expect(res.headers['content-security-policy']).toBeUndefined();
+      for (const name of DOCUMENT_ONLY_HEADERS) expect(res.headers[name]).toBeUndefined();
     }
     expect(responses[2]!.json()).toEqual({
       success: false,
