@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { OrderStatus } from '@dogshop/contracts/shop';
+import pg from 'pg';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectShopError } from './support/contract.js';
 import { addProduct, orderBody, stockOf, type OrderLine } from './support/orders.js';
@@ -20,6 +21,18 @@ async function placeOrder(items: OrderLine[]): Promise<number> {
   const res = await post(items);
   expect(res.statusCode).toBe(201);
   return res.json().data.order_id;
+}
+
+/** Waits until `count` sessions of the database wait for a lock. */
+async function waitForLockWaiters(client: pg.Client, count: number): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    const { rows } = await client.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    if (rows[0]!.n >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`fewer than ${count} sessions waited for a lock within 5 s`);
 }
 
 const countBy = (codes: number[]) =>
@@ -58,6 +71,35 @@ describe('concurrent orders', () => {
     );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
     expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([80, 80]);
+  });
+
+  it('places an order that PostgreSQL rolled back to break a deadlock, by running it again', async () => {
+    const a = await addProduct(t.app, 'Cycle A', '1.00', 10);
+    const b = await addProduct(t.app, 'Cycle B', '2.00', 10);
+    const other = new pg.Client({ connectionString: t.config.databaseUrl });
+    await other.connect();
+    try {
+      // Another transaction holds B; the order locks A, then waits for B.
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [b]);
+      const order = post([
+        { product_id: a, quantity: 1, price: 1 },
+        { product_id: b, quantity: 1, price: 2 },
+      ]);
+      await waitForLockWaiters(other, 1);
+      // Now it waits for A: a cycle. The order, waiting longest, is the one PostgreSQL rolls back
+      // (after deadlock_timeout, 1 s); the other transaction gets A and commits.
+      await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [a]);
+      await other.query('COMMIT');
+      const res = await order;
+      expect(res.statusCode).toBe(201);
+      expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([9, 9]);
+      expect(await t.app.db.orderItem.count({ where: { orderId: res.json().data.order_id } })).toBe(
+        2,
+      );
+    } finally {
+      await other.end();
+    }
   });
 
   it('keeps stock consistent while orders and cancellations interleave', async () => {

@@ -11,3 +11,20 @@ export const isRecordNotFound = (error: unknown): boolean =>
 /** P2003: a foreign key refused the write (the row it points at is gone). */
 export const isForeignKeyViolation = (error: unknown): boolean =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003';
+
+/**
+ * 40P01 (deadlock detected) or 40001 (serialization failure): PostgreSQL rolled the transaction
+ * back to break a cycle of lock waits (or a conflict), and running it again is safe.
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  const meta = error.meta as
+    | {
+        code?: unknown;
+        driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } };
+      }
+    | undefined;
+  const cause = meta?.driverAdapterError?.cause;
+  const code = cause?.originalCode ?? cause?.code ?? meta?.code;
+  return code === '40P01' || code === '40001';
+}

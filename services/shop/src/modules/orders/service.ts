@@ -7,6 +7,7 @@ import type {
 } from '@dogshop/contracts/shop';
 import { conflict, notFound, type HttpError } from '@dogshop/service-kit';
 import type { Db, Tx } from '../../db/client.js';
+import { isRetryableConflict } from '../../db/prisma-errors.js';
 import { Decimal, sameCents, toMoneyNumber } from '../../domain/money.js';
 import { optionalText, requiredText } from '../../domain/text.js';
 import {
@@ -55,6 +56,9 @@ import {
 
 /** Order transactions touch a few rows; waiting for a pooled connection may take longer under load. */
 const ORDER_TRANSACTION = { maxWait: 10_000, timeout: 10_000 } as const;
+
+/** Runs of the order statement when PostgreSQL rolls it back to break a deadlock. */
+const CONFLICT_ATTEMPTS = 3;
 
 /**
  * How often a keyed request runs again when the answer that beat it vanished before it could
@@ -158,18 +162,24 @@ async function place(db: Db, order: SentOrder, request?: KeyedRequest): Promise<
       ? findAnswerOrCatalogue(db, ids, request)
       : { outcome: 'refused', catalogue: await findCatalogueEntries(db, ids) };
   }
-  return placeOrderIfAccepted(
-    db,
-    {
-      ...order.fields,
-      lines: order.lines.map((line, i) => ({
-        productId: line.productId,
-        quantity: line.quantity,
-        unitPrice: prices[i]!,
-      })),
-    },
-    request,
-  );
+  const toPlace = {
+    ...order.fields,
+    lines: order.lines.map((line, i) => ({
+      productId: line.productId,
+      quantity: line.quantity,
+      unitPrice: prices[i]!,
+    })),
+  };
+  // The statement is its own transaction: when PostgreSQL rolls it back to break a deadlock
+  // (a lock cycle with another transaction that holds a product this order waits for), nothing
+  // of it remains, and it runs again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await placeOrderIfAccepted(db, toPlace, request);
+    } catch (error) {
+      if (attempt >= CONFLICT_ATTEMPTS || !isRetryableConflict(error)) throw error;
+    }
+  }
 }
 
 /** Why the catalogue refused the order (it refused it, so one of its rules must say why). */
