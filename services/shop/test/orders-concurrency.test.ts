@@ -102,6 +102,41 @@ describe('concurrent orders', () => {
     }
   });
 
+  it('cancels an order whose transaction PostgreSQL rolled back to break a deadlock, by running it again', async () => {
+    const a = await addProduct(t.app, 'Return A', '1.00', 10);
+    const b = await addProduct(t.app, 'Return B', '2.00', 10);
+    const orderId = await placeOrder([
+      { product_id: a, quantity: 1, price: 1 },
+      { product_id: b, quantity: 2, price: 2 },
+    ]);
+    const other = new pg.Client({ connectionString: t.config.databaseUrl });
+    await other.connect();
+    try {
+      // Another transaction holds B; the cancellation returns A's stock, then waits for B.
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [b]);
+      const cancel = setStatus(orderId, 'cancelled');
+      await waitForLockWaiters(other, 1);
+      // Now it waits for A: a cycle, and the cancellation, waiting longest, is rolled back.
+      await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [a]);
+      await other.query('COMMIT');
+      const res = await cancel;
+      expect(res.statusCode).toBe(200);
+      expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([10, 10]);
+      const history = await t.app.db.orderStatusChange.findMany({
+        where: { orderId },
+        orderBy: { id: 'asc' },
+        select: { fromStatus: true, toStatus: true },
+      });
+      expect(history.map((h) => `${h.fromStatus ?? ''}>${h.toStatus}`)).toEqual([
+        '>pending',
+        'pending>cancelled',
+      ]);
+    } finally {
+      await other.end();
+    }
+  });
+
   it('keeps stock consistent while orders and cancellations interleave', async () => {
     const id = await addProduct(t.app, 'Busy shelf', '1.00', 10);
     const first = await Promise.all(

@@ -28,3 +28,18 @@ export function isRetryableConflict(error: unknown): boolean {
   const code = cause?.originalCode ?? cause?.code ?? meta?.code;
   return code === '40P01' || code === '40001';
 }
+
+/**
+ * Runs `transaction` (a whole transaction: nothing of a rolled-back run remains) up to `runs`
+ * times while PostgreSQL rolls it back with 40P01 or 40001; any other error, or the last
+ * conflict, is thrown.
+ */
+export async function retryingConflicts<T>(transaction: () => Promise<T>, runs = 3): Promise<T> {
+  for (let run = 1; ; run++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (run >= runs || !isRetryableConflict(error)) throw error;
+    }
+  }
+}

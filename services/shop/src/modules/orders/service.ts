@@ -7,7 +7,7 @@ import type {
 } from '@dogshop/contracts/shop';
 import { conflict, notFound, type HttpError } from '@dogshop/service-kit';
 import type { Db, Tx } from '../../db/client.js';
-import { isRetryableConflict } from '../../db/prisma-errors.js';
+import { retryingConflicts } from '../../db/prisma-errors.js';
 import { Decimal, sameCents, toMoneyNumber } from '../../domain/money.js';
 import { optionalText, requiredText } from '../../domain/text.js';
 import {
@@ -56,9 +56,6 @@ import {
 
 /** Order transactions touch a few rows; waiting for a pooled connection may take longer under load. */
 const ORDER_TRANSACTION = { maxWait: 10_000, timeout: 10_000 } as const;
-
-/** Runs of the order statement when PostgreSQL rolls it back to break a deadlock. */
-const CONFLICT_ATTEMPTS = 3;
 
 /**
  * How often a keyed request runs again when the answer that beat it vanished before it could
@@ -173,13 +170,7 @@ async function place(db: Db, order: SentOrder, request?: KeyedRequest): Promise<
   // The statement is its own transaction: when PostgreSQL rolls it back to break a deadlock
   // (a lock cycle with another transaction that holds a product this order waits for), nothing
   // of it remains, and it runs again.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await placeOrderIfAccepted(db, toPlace, request);
-    } catch (error) {
-      if (attempt >= CONFLICT_ATTEMPTS || !isRetryableConflict(error)) throw error;
-    }
-  }
+  return retryingConflicts(() => placeOrderIfAccepted(db, toPlace, request));
 }
 
 /** Why the catalogue refused the order (it refused it, so one of its rules must say why). */
@@ -246,6 +237,11 @@ export async function getOrder(db: Db, id: number): Promise<OrderDetail> {
  * cancellation, puts the stock back, all in one transaction. Returns the message to show.
  */
 export const setOrderStatus = (db: Db, id: number, to: OrderStatus): Promise<string> =>
+  // A run PostgreSQL rolled back to break a deadlock (a cancellation waits for products another
+  // transaction holds) runs again from its first read.
+  retryingConflicts(() => changeStatus(db, id, to));
+
+const changeStatus = (db: Db, id: number, to: OrderStatus): Promise<string> =>
   db.$transaction(async (tx) => {
     // Each pass that loses the race sees a newer status; the life cycle has at most three
     // changes, so this ends after a few passes at most.
