@@ -41,6 +41,8 @@ export interface Platform {
   shopDatabaseUrl: string;
   /** The handler directory's MongoDB URI. */
   directoryUri: string;
+  /** The last of PostgreSQL's own output (its log), across restarts. */
+  postgresOutput(): string;
   stopPostgres(): Promise<void>;
   startPostgres(): Promise<void>;
   stopMongo(): Promise<void>;
@@ -62,11 +64,13 @@ export async function startPlatform(): Promise<Platform> {
     // PostgreSQL, kept on disk so that a stop and start is a restart, not a new database.
     const pgDir = path.join(dir, 'postgres');
     const pgPort = await portOutsideEphemeralRange();
-    let postgres: EmbeddedDatabase | undefined = await startEmbeddedPostgres({
-      dir: pgDir,
-      port: pgPort,
-      persistent: true,
-    });
+    let pgOutput = '';
+    const serverOutput = (text: string) => {
+      pgOutput = (pgOutput + text).slice(-6_000);
+    };
+    const startPostgres = () =>
+      startEmbeddedPostgres({ dir: pgDir, port: pgPort, persistent: true, serverOutput });
+    let postgres: EmbeddedDatabase | undefined = await startPostgres();
     cleanups.push(async () => postgres?.stop());
     await postgres.createDatabase('shop');
     const shopDatabaseUrl = postgres.url('shop');
@@ -91,12 +95,13 @@ export async function startPlatform(): Promise<Platform> {
       handlerDirectory,
       shopDatabaseUrl,
       directoryUri,
+      postgresOutput: () => pgOutput,
       stopPostgres: async () => {
         await postgres?.stop();
         postgres = undefined;
       },
       startPostgres: async () => {
-        postgres = await startEmbeddedPostgres({ dir: pgDir, port: pgPort, persistent: true });
+        postgres = await startPostgres();
       },
       stopMongo: async () => {
         await mongo?.close();

@@ -44,8 +44,11 @@ export interface SoakReport {
   invariants: Invariant[];
   /** Answers outside an operation's expected statuses that no fault or shutdown explains. */
   unexpected: Array<{ service: ServiceName; op: string; answer: string; atMs: number }>;
-  /** The last lines each service printed (warnings and errors), to explain a failure. */
-  logs: Record<ServiceName, string>;
+  /**
+   * The last lines each service printed (warnings and errors), and PostgreSQL's own log (which
+   * names both sides of a deadlock), to explain a failure.
+   */
+  logs: Record<ServiceName | 'postgres', string>;
 }
 
 export function tally(items: Array<{ status?: number; error?: string }>): Record<string, number> {

@@ -117,6 +117,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
       logs: {
         shop: platform.shop.process.output().slice(-6_000),
         'handler-directory': platform.handlerDirectory.process.output().slice(-6_000),
+        postgres: platform.postgresOutput(),
       },
     };
     const allowed = allowance(faults, monitor.samples, shutdowns);

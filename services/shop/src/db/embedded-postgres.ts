@@ -36,6 +36,8 @@ export async function startEmbeddedPostgres(opts: {
   port: number;
   persistent?: boolean;
   log?: (line: string) => void;
+  /** Receives the server's own output (its log: errors, deadlock reports, shutdown). */
+  serverOutput?: (text: string) => void;
 }): Promise<EmbeddedDatabase> {
   const runAs = postgresUser();
   assertReachable(opts.dir, runAs);
@@ -66,6 +68,7 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: true,
     postgresFlags: ['-c', 'max_connections=300'],
     onLog: (message: unknown) => {
+      opts.serverOutput?.(String(message));
       output.push(String(message));
       if (output.length > 50) output.shift();
     },
