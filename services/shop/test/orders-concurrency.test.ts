@@ -35,6 +35,28 @@ async function waitForLockWaiters(client: pg.Client, count: number): Promise<voi
   throw new Error(`fewer than ${count} sessions waited for a lock within 5 s`);
 }
 
+/**
+ * Sends `request` into a deadlock: another transaction holds product `second`, the request locks
+ * `first` and waits for `second`, then the other transaction asks for `first`. The request, waiting
+ * longest, is the one PostgreSQL rolls back (after deadlock_timeout, 1 s); the other transaction
+ * gets `first` and commits. Resolves to the request's answer.
+ */
+async function inLockCycle<T>(first: number, second: number, request: () => Promise<T>) {
+  const other = new pg.Client({ connectionString: t.config.databaseUrl });
+  await other.connect();
+  try {
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [second]);
+    const answer = request();
+    await waitForLockWaiters(other, 1);
+    await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [first]);
+    await other.query('COMMIT');
+    return await answer;
+  } finally {
+    await other.end();
+  }
+}
+
 const countBy = (codes: number[]) =>
   codes.reduce<Record<number, number>>(
     (acc, code) => ({ ...acc, [code]: (acc[code] ?? 0) + 1 }),
@@ -76,30 +98,18 @@ describe('concurrent orders', () => {
   it('places an order that PostgreSQL rolled back to break a deadlock, by running it again', async () => {
     const a = await addProduct(t.app, 'Cycle A', '1.00', 10);
     const b = await addProduct(t.app, 'Cycle B', '2.00', 10);
-    const other = new pg.Client({ connectionString: t.config.databaseUrl });
-    await other.connect();
-    try {
-      // Another transaction holds B; the order locks A, then waits for B.
-      await other.query('BEGIN');
-      await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [b]);
-      const order = post([
+    // The order locks A, then waits for B.
+    const res = await inLockCycle(a, b, () =>
+      post([
         { product_id: a, quantity: 1, price: 1 },
         { product_id: b, quantity: 1, price: 2 },
-      ]);
-      await waitForLockWaiters(other, 1);
-      // Now it waits for A: a cycle. The order, waiting longest, is the one PostgreSQL rolls back
-      // (after deadlock_timeout, 1 s); the other transaction gets A and commits.
-      await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [a]);
-      await other.query('COMMIT');
-      const res = await order;
-      expect(res.statusCode).toBe(201);
-      expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([9, 9]);
-      expect(await t.app.db.orderItem.count({ where: { orderId: res.json().data.order_id } })).toBe(
-        2,
-      );
-    } finally {
-      await other.end();
-    }
+      ]),
+    );
+    expect(res.statusCode).toBe(201);
+    expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([9, 9]);
+    expect(await t.app.db.orderItem.count({ where: { orderId: res.json().data.order_id } })).toBe(
+      2,
+    );
   });
 
   it('cancels an order whose transaction PostgreSQL rolled back to break a deadlock, by running it again', async () => {
@@ -109,32 +119,19 @@ describe('concurrent orders', () => {
       { product_id: a, quantity: 1, price: 1 },
       { product_id: b, quantity: 2, price: 2 },
     ]);
-    const other = new pg.Client({ connectionString: t.config.databaseUrl });
-    await other.connect();
-    try {
-      // Another transaction holds B; the cancellation returns A's stock, then waits for B.
-      await other.query('BEGIN');
-      await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [b]);
-      const cancel = setStatus(orderId, 'cancelled');
-      await waitForLockWaiters(other, 1);
-      // Now it waits for A: a cycle, and the cancellation, waiting longest, is rolled back.
-      await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [a]);
-      await other.query('COMMIT');
-      const res = await cancel;
-      expect(res.statusCode).toBe(200);
-      expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([10, 10]);
-      const history = await t.app.db.orderStatusChange.findMany({
-        where: { orderId },
-        orderBy: { id: 'asc' },
-        select: { fromStatus: true, toStatus: true },
-      });
-      expect(history.map((h) => `${h.fromStatus ?? ''}>${h.toStatus}`)).toEqual([
-        '>pending',
-        'pending>cancelled',
-      ]);
-    } finally {
-      await other.end();
-    }
+    // The cancellation returns A's stock, then waits for B.
+    const res = await inLockCycle(a, b, () => setStatus(orderId, 'cancelled'));
+    expect(res.statusCode).toBe(200);
+    expect([await stockOf(t.app, a), await stockOf(t.app, b)]).toEqual([10, 10]);
+    const history = await t.app.db.orderStatusChange.findMany({
+      where: { orderId },
+      orderBy: { id: 'asc' },
+      select: { fromStatus: true, toStatus: true },
+    });
+    expect(history.map((h) => `${h.fromStatus ?? ''}>${h.toStatus}`)).toEqual([
+      '>pending',
+      'pending>cancelled',
+    ]);
   });
 
   it('keeps stock consistent while orders and cancellations interleave', async () => {
