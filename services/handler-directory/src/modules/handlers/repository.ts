@@ -39,8 +39,8 @@ export const decodeRecords = (raw: unknown[]): HandlerRecord[] =>
 /**
  * Every handler (or every available one) by name, read raw through the driver, in replies of
  * EXPORT_BATCH_SIZE handlers. Not in one reply: the driver indexes a reply with a small array per
- * document, and a 2 MB reply keeps thousands of them alive across collections. V8 then allocates
- * every later one of them straight in the old generation for the rest of the process
+ * document, and a 2 MB reply keeps thousands of them alive across garbage collections. V8 then
+ * allocates every later one of them straight in the old generation for the rest of the process
  * (allocation-site pretenuring): after one such read, each exported row cost 40% more CPU.
  */
 export async function findHandlers(
