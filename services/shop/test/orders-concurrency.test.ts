@@ -3,6 +3,7 @@ import type { OrderStatus } from '@dogshop/contracts/shop';
 import pg from 'pg';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectShopError } from './support/contract.js';
+import { lockWaiters } from './support/locks.js';
 import { addProduct, orderBody, stockOf, type OrderLine } from './support/orders.js';
 
 let t: TestApp;
@@ -23,18 +24,6 @@ async function placeOrder(items: OrderLine[]): Promise<number> {
   return res.json().data.order_id;
 }
 
-/** Waits until `count` sessions of the database wait for a lock. */
-async function waitForLockWaiters(client: pg.Client, count: number): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    const { rows } = await client.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-    );
-    if (rows[0]!.n >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`fewer than ${count} sessions waited for a lock within 5 s`);
-}
-
 /**
  * Sends `request` into a deadlock: another transaction holds product `second`, the request locks
  * `first` and waits for `second`, then the other transaction asks for `first`. The request, waiting
@@ -48,7 +37,7 @@ async function inLockCycle<T>(first: number, second: number, request: () => Prom
     await other.query('BEGIN');
     await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [second]);
     const answer = request();
-    await waitForLockWaiters(other, 1);
+    await lockWaiters(t.config.databaseUrl, 1);
     await other.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [first]);
     await other.query('COMMIT');
     return await answer;
