@@ -1,9 +1,10 @@
 /* global process */
-// A floor for B2/B3, run in the shop's place (README: "What B2 and B3 would take"): the shop's
-// catalogue reads with its own SQL, row mapping and response schemas, but on bare Fastify (no
-// plugin stack: no metrics, ETags, rate limit, request log) and on `pg` directly instead of
-// Prisma. What the report shows for it is what a service on this stack could reach without the
-// ORM and without the features every request pays for; the shop's figures ÷ these are their cost.
+// A floor for B2/B3, run in the shop's place (bench/README.md, "What B2 and B3 would take"):
+// the shop's catalogue reads with its own SQL, row mapping and response schemas, but on bare
+// Fastify (no plugin stack: no metrics, ETags, rate limit, request log) and on `pg` directly
+// instead of Prisma. What the report shows for it is what a service on this stack could reach
+// without the ORM and without the features every request pays for; the shop's figures ÷ these
+// are their cost.
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
