@@ -68,9 +68,10 @@ export async function startPlatform(): Promise<Platform> {
     const serverOutput = (text: string) => {
       pgOutput = (pgOutput + text).slice(-6_000);
     };
-    const startPostgres = () =>
+    // The same folder and port at every start, its output collected across restarts.
+    const launchPostgres = () =>
       startEmbeddedPostgres({ dir: pgDir, port: pgPort, persistent: true, serverOutput });
-    let postgres: EmbeddedDatabase | undefined = await startPostgres();
+    let postgres: EmbeddedDatabase | undefined = await launchPostgres();
     cleanups.push(async () => postgres?.stop());
     await postgres.createDatabase('shop');
     const shopDatabaseUrl = postgres.url('shop');
@@ -101,7 +102,7 @@ export async function startPlatform(): Promise<Platform> {
         postgres = undefined;
       },
       startPostgres: async () => {
-        postgres = await startPostgres();
+        postgres = await launchPostgres();
       },
       stopMongo: async () => {
         await mongo?.close();
