@@ -184,3 +184,19 @@ export function errorResponseSet<T extends TSchema>(options: ErrorResponseSetOpt
       }),
     );
 }
+
+/**
+ * What an API's OpenAPI document says about itself: the service builder (service-kit) writes it
+ * into `/openapi.json` and `/docs`. Each service's contract exports one (`shopApi`, `directoryApi`).
+ */
+export interface ApiDescription {
+  title: string;
+  version: string;
+  description: string;
+  securitySchemes: Record<string, Record<string, unknown>>;
+  /** Security of operations that declare none. */
+  security?: Array<Record<string, string[]>>;
+  tags: Array<{ name: string; description: string }>;
+  /** Named schemas (each with an `$id`): `components.schemas.<$id>`, referred to by `$ref`. */
+  schemas: readonly unknown[];
+}

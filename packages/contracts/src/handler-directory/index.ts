@@ -1,3 +1,4 @@
+import type { ApiDescription } from '../common.js';
 import { DirectoryErrorSchema } from './errors.js';
 import { AccountSummarySchema, LoginResponseSchema } from './accounts.js';
 import {
@@ -34,3 +35,22 @@ export const directorySchemas = [
   AccountSummarySchema,
   LoginResponseSchema,
 ] as const;
+
+/** The directory's OpenAPI self-description: title, auth scheme, tags and named schemas. */
+export const directoryApi: ApiDescription = {
+  title: 'Hundeführer-Verzeichnis API',
+  version: '1.0.0',
+  description:
+    'Directory of hunting-dog handlers: a public list of available handlers (optionally nearest first) and an administrator area behind a JWT. Messages are German. Errors: `{success:false, message}`.',
+  securitySchemes: {
+    BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+  },
+  tags: [
+    { name: 'Public', description: 'Available handlers, no login' },
+    { name: 'Auth', description: 'Administrator login' },
+    { name: 'Handlers', description: 'Manage handlers (viewer: read only)' },
+    { name: 'Export', description: 'All handlers as JSON or CSV' },
+    { name: 'Operations', description: 'Health and readiness' },
+  ],
+  schemas: directorySchemas,
+};

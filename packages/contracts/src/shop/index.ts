@@ -1,4 +1,4 @@
-import { PaginationSchema, ShopErrorSchema } from '../common.js';
+import { PaginationSchema, ShopErrorSchema, type ApiDescription } from '../common.js';
 import { AddressResponseSchema, AddressSchema } from './addresses.js';
 import { CategoryListResponseSchema, CategorySchema } from './categories.js';
 import { AuthResponseSchema, ProfileResponseSchema, ProfileSchema } from './customers.js';
@@ -58,3 +58,27 @@ export const shopSchemas = [
   SubscribeResponseSchema,
   StatsResponseSchema,
 ] as const;
+
+/** The shop's OpenAPI self-description: title, auth schemes, tags and named schemas. */
+export const shopApi: ApiDescription = {
+  title: 'Shop API',
+  version: '1.0.0',
+  description:
+    'Shop catalogue, orders, customer accounts, reviews, newsletter and statistics. Errors: `{success:false, error, status_code}`.',
+  securitySchemes: {
+    ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+  },
+  security: [{ ApiKeyAuth: [] }],
+  tags: [
+    { name: 'Products', description: 'Catalogue of active products' },
+    { name: 'Categories', description: 'Active categories' },
+    { name: 'Orders', description: 'Orders with stock and status' },
+    { name: 'Customers', description: 'Accounts, login and profile' },
+    { name: 'Reviews', description: 'Product reviews' },
+    { name: 'Newsletter', description: 'Newsletter subscription' },
+    { name: 'Statistics', description: 'Overall counts' },
+    { name: 'Operations', description: 'Health and readiness' },
+  ],
+  schemas: shopSchemas,
+};
