@@ -10,8 +10,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMongoWireServer } from '@dogshop/mongo-wire-server';
-import { buildApp as buildDirectoryApp } from '@dogshop/handler-directory/app';
-import { buildApp as buildShopApp } from '@dogshop/shop/app';
+import {
+  buildApp as buildDirectoryApp,
+  readConfig as readDirectoryConfig,
+} from '@dogshop/handler-directory/app';
+import { buildApp as buildShopApp, readConfig as readShopConfig } from '@dogshop/shop/app';
 
 /** An OpenAPI object, loosely typed: the generator only moves and renames parts of it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -40,13 +43,9 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 
 
 // A configuration that is never used to serve: secrets and addresses only have to be valid.
 const THROWAWAY = {
-  logLevel: 'silent',
-  jwtSecret: 'openapi-generation-only-not-a-secret-0123456789',
-  jwtTtl: '1h',
-  corsOrigins: [],
-  rateLimitPerMinute: 1000,
-  trustProxyHops: 0,
-  authRateLimitPerMinute: 1000,
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  JWT_SECRET: 'openapi-generation-only-not-a-secret-0123456789',
 };
 
 /** Both services' `buildApp` return a Fastify instance. */
@@ -69,11 +68,13 @@ async function swaggerOf(app: App): Promise<OpenApiDocument> {
  * query, and nothing here queries. Serves /openapi.json and the Swagger UI assets under /docs.
  */
 export const buildThrowawayShopApp = (): Promise<App> =>
-  buildShopApp({
-    ...THROWAWAY,
-    databaseUrl: 'postgresql://openapi@127.0.0.1:9/never-connected',
-    databasePoolMax: 1,
-  });
+  buildShopApp(
+    readShopConfig({
+      ...THROWAWAY,
+      DATABASE_URL: 'postgresql://openapi@127.0.0.1:9/never-connected',
+      DATABASE_POOL_MAX: '1',
+    }),
+  );
 
 /** The shop's document. */
 export async function shopDocument(): Promise<OpenApiDocument> {
@@ -87,13 +88,9 @@ export async function shopDocument(): Promise<OpenApiDocument> {
 export async function handlerDirectoryDocument(): Promise<OpenApiDocument> {
   const mongo = await startMongoWireServer({ log: () => {} });
   try {
-    const app = await buildDirectoryApp({
-      ...THROWAWAY,
-      mongodbUri: mongo.uri,
-      mongodbDbName: 'openapi',
-      loginMaxFailures: 5,
-      loginFailureWindowMs: 15 * 60_000,
-    });
+    const app = await buildDirectoryApp(
+      readDirectoryConfig({ ...THROWAWAY, MONGODB_URI: mongo.uri, MONGODB_DB_NAME: 'openapi' }),
+    );
     return normalizeDocument(await swaggerOf(app));
   } finally {
     await mongo.close();

@@ -51,7 +51,7 @@ function requiredName(params: unknown): string {
 }
 
 /**
- * The variables every service reads (DESIGN.md, "Operational contract"), to spread into a
+ * The variables every service reads (each service's `.env.example` documents them), to spread into a
  * service's own schema: `Type.Object({ ...commonEnv({ port: 3000, jwtTtl: '1h', dataDir }), … })`.
  */
 export function commonEnv(defaults: {
@@ -60,6 +60,8 @@ export function commonEnv(defaults: {
   dataDir: string;
   /** LOGIN_MAX_FAILURES (default 5). */
   loginMaxFailures?: number;
+  /** AUTH_RATE_LIMIT_PER_MINUTE: requests per client to the login (and register) routes. */
+  authRateLimitPerMinute: number;
 }) {
   return {
     NODE_ENV: Type.Union(
@@ -83,6 +85,12 @@ export function commonEnv(defaults: {
     // How long start-up waits for a configured database to answer before it gives up.
     DATABASE_WAIT_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 30 }),
     RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
+    AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({
+      minimum: 1,
+      default: defaults.authRateLimitPerMinute,
+    }),
+    // Time a client has to send a whole request before its connection is cut.
+    REQUEST_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 30 }),
     TRUST_PROXY_HOPS: Type.Integer({ minimum: 0, maximum: 10, default: 0 }),
     PASSWORD_THREAD_NICENESS: Type.Integer({ minimum: 0, maximum: 19, default: 10 }),
     // Failed logins per client address and account, and per account across all addresses, in a
@@ -134,6 +142,8 @@ export interface CommonConfig {
   seedDemo: boolean;
   databaseWaitMs: number;
   rateLimitPerMinute: number;
+  authRateLimitPerMinute: number;
+  requestTimeoutMs: number;
   trustProxyHops: number;
   passwordThreadNiceness: number;
   loginMaxFailures: number;
@@ -172,6 +182,8 @@ export function commonConfig(
     seedDemo: seedDemoDefault(e.SEED_DEMO, e.NODE_ENV),
     databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     trustProxyHops: e.TRUST_PROXY_HOPS,
     passwordThreadNiceness: e.PASSWORD_THREAD_NICENESS,
     loginMaxFailures: e.LOGIN_MAX_FAILURES,

@@ -100,6 +100,16 @@ export {
 export { KeptCopy, type KeptCopyOptions } from './kept-copy.js';
 export { normalizeInput, type InputNormalization } from './normalize-input.js';
 export {
+export { type AccountIdentity, type AccountRegistry, type SignedInAccount } from './account.js';
+export {
+  buildService,
+  type DatabaseHealth,
+  type RuntimeOptions,
+  type ServiceContext,
+  type ServiceDefinition,
+  type ServiceMessages,
+  type ServicePlugin,
+} from './service.js';
   openEmbeddedDatabase,
   type OpenedDatabase,
   type StartedDatabase,

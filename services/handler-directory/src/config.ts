@@ -9,20 +9,26 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 /** Every environment variable the handler directory reads; `.env.example` documents each one. */
 export const EnvSchema = Type.Object({
-  ...commonEnv({ port: 3001, jwtTtl: '8h', dataDir: path.join(PACKAGE_ROOT, '.data') }),
+  ...commonEnv({
+    port: 3001,
+    jwtTtl: '8h',
+    dataDir: path.join(PACKAGE_ROOT, '.data'),
+    authRateLimitPerMinute: 20,
+  }),
   MONGODB_URI: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://' })),
   ADMIN_USERNAME: Type.String({ pattern: USERNAME_PATTERN, default: 'admin' }),
   ADMIN_PASSWORD: Type.Optional(Type.String(PASSWORD_LIMITS)),
-  AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
+  // The database of MONGODB_URI (default: the one named in the URI, else handler_directory).
+  MONGODB_DB_NAME: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$' })),
 });
 export type Env = Static<typeof EnvSchema>;
 
 /** The common settings (service-kit's CommonConfig) and the directory's own. */
 export interface DirectoryConfig extends CommonConfig {
   mongodbUri: string | undefined;
+  mongodbDbName: string | undefined;
   adminUsername: string;
   adminPassword: string | undefined;
-  authRateLimitPerMinute: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfig {
@@ -32,8 +38,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     // mongod) is for development only.
     ...commonConfig(e, { variable: 'MONGODB_URI', value: e.MONGODB_URI }),
     mongodbUri: e.MONGODB_URI,
+    mongodbDbName: e.MONGODB_DB_NAME,
     adminUsername: e.ADMIN_USERNAME.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
-    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
   };
 }

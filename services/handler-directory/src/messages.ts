@@ -1,3 +1,5 @@
+import { germanValidation, type ServiceMessages } from '@dogshop/service-kit';
+
 // Every text the API answers with, in German (the directory's users are German hunters).
 export const MESSAGES = {
   handlerNotFound: 'Hundeführer nicht gefunden',
@@ -40,3 +42,21 @@ export const MESSAGES = {
     431: 'Anfrage-Header zu groß (Adresse oder Header zu lang)',
   },
 } as const;
+
+/** The framework's and the shared plugins' answers in German, for the service builder. */
+export const GERMAN: ServiceMessages = {
+  routeNotFound: MESSAGES.routeNotFound,
+  internal: MESSAGES.internal,
+  invalidRequest: MESSAGES.invalidRequest,
+  unknownField: MESSAGES.unknownField,
+  malformedBody: MESSAGES.malformedBody,
+  malformedUrl: MESSAGES.malformedUrl,
+  bodyTooLarge: MESSAGES.bodyTooLarge,
+  unsupportedMediaType: MESSAGES.unsupportedMediaType,
+  unavailable: MESSAGES.unavailable,
+  overloaded: MESSAGES.overloaded,
+  tooManyRequests: MESSAGES.tooManyRequests,
+  containsNul: MESSAGES.containsNul,
+  clientErrors: MESSAGES.clientErrors,
+  localizeValidation: germanValidation(MESSAGES),
+};

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     log: (line) => console.error(line),
   });
   try {
-    const app = await buildApp({ ...config, mongodbUri: database.url, tracing });
+    const app = await buildApp({ ...config, mongodbUri: database.url }, { tracing });
     app.log.info({ embedded: database.embedded }, `using ${database.description}`);
     await prepareFirstStart(app, config);
     await runServer(app, {

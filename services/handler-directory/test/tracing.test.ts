@@ -20,7 +20,7 @@ describe('the directory with tracing', () => {
 
   beforeAll(async () => {
     tracing = await startTracing({ serviceName: 'handler-directory', exporter: 'memory' });
-    directory = await createTestApp({ tracing });
+    directory = await createTestApp({}, { tracing });
   });
   afterAll(async () => {
     await directory?.close();

@@ -13,12 +13,15 @@ export const EnvSchema = Type.Object({
     jwtTtl: '1h',
     dataDir: path.join(PACKAGE_ROOT, '.data'),
     loginMaxFailures: 10,
+    authRateLimitPerMinute: 10,
   }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
   SHOP_API_KEY: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
-  AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
+  // How long a checked API key is trusted before it is looked up again; a revocation announced
+  // through the shared state's invalidation signal ends it at once.
+  API_KEY_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 5 }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -28,7 +31,7 @@ export interface ShopConfig extends CommonConfig {
   databasePoolMax: number;
   embeddedPgPort: number;
   apiKey: string | undefined;
-  authRateLimitPerMinute: number;
+  apiKeyCacheMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
@@ -40,6 +43,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     databasePoolMax: e.DATABASE_POOL_MAX,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     apiKey: e.SHOP_API_KEY,
-    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
   };
 }

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   ]);
   const database = await openDatabase(config, { log: (line) => console.error(line) });
   try {
-    const app = await buildApp({ ...config, databaseUrl: database.url, tracing });
+    const app = await buildApp({ ...config, databaseUrl: database.url }, { tracing });
     app.log.info(`using ${database.description}`);
     await prepareFirstStart(app, config);
     await runServer(app, {

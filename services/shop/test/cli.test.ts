@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { demoCatalogue } from '../src/modules/catalogue-import/demo-catalogue.js';
-import { TEST_JWT_SECRET } from './support/app.js';
+import { testConfig } from './support/app.js';
 import { runCli } from './support/cli.js';
 import { createTestDatabase } from './support/database.js';
 
@@ -16,21 +16,15 @@ let app: FastifyInstance;
 beforeAll(async () => {
   database = await createTestDatabase();
   // The app the keys are for, on the same database as the commands.
-  app = await buildApp({
-    logLevel: 'silent',
-    databaseUrl: database.url,
-    databasePoolMax: 2,
-    jwtSecret: TEST_JWT_SECRET,
-    jwtTtl: '1h',
-    corsOrigins: [],
-    rateLimitPerMinute: 100_000,
-    trustProxyHops: 0,
-    authRateLimitPerMinute: 100_000,
-    passwordThreadNiceness: 0,
-    // Every request looks its key up, so a revocation shows at once (auth.test.ts covers the
+  app = await buildApp(
+    testConfig({
+      databaseUrl: database.url,
+      databasePoolMax: 2,
+      // Every request looks its key up, so a revocation shows at once (auth.test.ts covers the
     // cache's delay).
-    apiKeyCacheMs: 0,
-  });
+      apiKeyCacheMs: 0,
+    }),
+  );
   await app.ready();
 });
 afterAll(async () => {

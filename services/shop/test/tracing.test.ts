@@ -20,7 +20,7 @@ describe('the shop with tracing', () => {
 
   beforeAll(async () => {
     tracing = await startTracing({ serviceName: 'shop', exporter: 'memory' });
-    shop = await createTestApp({ tracing });
+    shop = await createTestApp({}, { tracing });
   });
   afterAll(async () => {
     await shop?.close();

@@ -1,5 +1,7 @@
+import type { ServiceContext, ServicePlugin } from '@dogshop/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { DirectoryConfig } from '../config.js';
 import { openDirectoryDb, type DirectoryDb } from '../db/connection.js';
 
 declare module 'fastify' {
@@ -9,10 +11,12 @@ declare module 'fastify' {
 }
 
 /** The Mongoose connection and models for the app's lifetime; closed with the app. */
-export const database = fp<{ uri: string; dbName?: string | undefined }>(
-  async (app: FastifyInstance, opts) => {
-    const db = await openDirectoryDb(opts.uri, opts.dbName);
+export const database: ServicePlugin<DirectoryConfig> = fp(
+  async (app: FastifyInstance, { config }: ServiceContext<DirectoryConfig>) => {
+    if (!config.mongodbUri) throw new Error('mongodbUri: open the database first (openDatabase)');
+    const db = await openDirectoryDb(config.mongodbUri, config.mongodbDbName);
     app.decorate('db', db);
+    app.decorate('database', db);
     app.addHook('onClose', async () => {
       await db.close();
     });

@@ -1,6 +1,12 @@
-import { KeptCopy, strongEtag, type Invalidation } from '@dogshop/service-kit';
+import {
+  KeptCopy,
+  strongEtag,
+  type ServiceContext,
+  type ServicePlugin,
+} from '@dogshop/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { DirectoryConfig } from '../config.js';
 import { HANDLERS_TOPIC, type HandlersChanged } from '../modules/handlers/service.js';
 
 /** The whole public list as sent: the JSON bytes and their strong ETag, computed once. */
@@ -31,11 +37,11 @@ export function serialiseList(json: string | Buffer | ArrayBuffer): SerialisedLi
  * every replica (this one at once, the others through Redis) drops its kept public list. The list
  * is kept only while the replica is sure to hear that signal (see KeptCopy), and 60 s at most.
  */
-export const handlerChanges = fp<{ invalidation: Invalidation }>(
-  async (app: FastifyInstance, opts) => {
-    const publicList = new KeptCopy<SerialisedList>(opts.invalidation, HANDLERS_TOPIC);
+export const handlerChanges: ServicePlugin<DirectoryConfig> = fp(
+  async (app: FastifyInstance, { shared }: ServiceContext<DirectoryConfig>) => {
+    const publicList = new KeptCopy<SerialisedList>(shared.invalidation, HANDLERS_TOPIC);
     app.decorate('publicList', publicList);
-    app.decorate('handlersChanged', () => opts.invalidation.publish(HANDLERS_TOPIC));
+    app.decorate('handlersChanged', () => shared.invalidation.publish(HANDLERS_TOPIC));
     app.addHook('onClose', async () => publicList.close());
   },
   { name: 'handler-changes' },

@@ -1,5 +1,7 @@
+import type { RuntimeOptions } from '@dogshop/service-kit';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, type DirectoryAppConfig } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import { readConfig, type DirectoryConfig } from '../../src/config.js';
 import {
   createAccount,
   type Account as StoredAccount,
@@ -18,7 +20,7 @@ export interface Account extends StoredAccount {
 export interface TestApp {
   app: FastifyInstance;
   /** The configuration the app was built with (its database included). */
-  config: DirectoryAppConfig;
+  config: DirectoryConfig;
   admin: Account;
   viewer: Account;
   /** Injects a request; `as` adds that account's bearer token. */
@@ -28,22 +30,32 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export function testConfig(overrides: Partial<DirectoryAppConfig> = {}): DirectoryAppConfig {
+/**
+ * The directory's configuration as `readConfig` gives it, for tests: its own database, limits
+ * out of the way (tests that check a limit set their own), silent logs, load shedding off, then
+ * `overrides`.
+ */
+export function testConfig(overrides: Partial<DirectoryConfig> = {}): DirectoryConfig {
   return {
-    logLevel: 'silent',
-    mongodbUri: testMongoUri(),
-    mongodbDbName: uniqueDbName(),
-    jwtSecret: TEST_JWT_SECRET,
-    jwtTtl: '1h',
-    corsOrigins: [],
-    rateLimitPerMinute: 100_000,
-    trustProxyHops: 0,
-    authRateLimitPerMinute: 100_000,
-    // Full priority: turbo runs every package's tests at once, and lowered-priority hash threads
-    // would get so little CPU that login-heavy tests time out. The benchmark measures the default.
-    passwordThreadNiceness: 0,
-    loginMaxFailures: 5,
-    loginFailureWindowMs: 15 * 60_000,
+    ...readConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      MONGODB_URI: testMongoUri(),
+      MONGODB_DB_NAME: uniqueDbName(),
+      JWT_SECRET: TEST_JWT_SECRET,
+      JWT_TTL: '1h',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      LOGIN_MAX_FAILURES: '5',
+      LOGIN_FAILURE_WINDOW_MINUTES: '15',
+      ACCOUNT_LOGIN_MAX_FAILURES: '100000',
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+      PRESSURE_MAX_POOL_WAITING: '0',
+      // Full priority: turbo runs every package's tests at once, and lowered-priority hash
+      // threads would get so little CPU that login-heavy tests time out. The benchmark
+      // measures the default.
+      PASSWORD_THREAD_NICENESS: '0',
+    }),
     ...overrides,
   };
 }
@@ -52,9 +64,12 @@ export function testConfig(overrides: Partial<DirectoryAppConfig> = {}): Directo
  * The real app on its own database, with an admin and a viewer created through the service code
  * and logged in through the API.
  */
-export async function createTestApp(overrides: Partial<DirectoryAppConfig> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<DirectoryConfig> = {},
+  runtime: RuntimeOptions = {},
+): Promise<TestApp> {
   const config = testConfig(overrides);
-  const app = await buildApp(config);
+  const app = await buildApp(config, runtime);
   await app.ready();
   const login = async (username: string, password: string) => {
     const res = await app.inject({

@@ -1,17 +1,16 @@
 import {
-  LoginLimiter,
   bearerTokens,
-  type CounterStore,
   forbidden,
   unauthorized,
-  type AuthScheme,
-  type Invalidation,
+  type ServiceContext,
+  type ServicePlugin,
 } from '@dogshop/service-kit';
 // The claims of the shop's tokens are declared on @fastify/jwt's types (registered by bearerTokens).
 import type {} from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiKeyChecker } from '../modules/api-keys/service.js';
+import type { ShopConfig } from '../config.js';
 import { accountOf } from '../modules/customers/service.js';
 
 export const JWT_ISSUER = 'dogshop-shop';
@@ -29,63 +28,43 @@ declare module '@fastify/jwt' {
   }
 }
 
-/** The signed-in customer of a bearer request. */
-export interface SignedInAccount {
+/** The signed-in customer of a bearer request (`request.account`). */
+export interface SignedInCustomer {
   id: number;
   email: string;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The shop's auth schemes for `routeAuth`: `apiKey` (X-API-Key) and `customer` (bearer). */
-    authSchemes: Record<'apiKey' | 'customer', AuthScheme>;
     signCustomerToken: (customer: { id: number; email: string }) => string;
-    /** Failed logins per client address + e-mail and per e-mail (LoginLimiter). */
-    loginLimiter: LoginLimiter;
-  }
-  interface FastifyRequest {
-    /** Set by the `customer` scheme; null on other routes. */
-    account: SignedInAccount | null;
   }
 }
 
-export interface AuthOptions {
-  secret: string;
-  ttl: string;
-  apiKeyCacheMs: number;
-  /** SharedState's signal: a revocation on any replica or the CLI empties the API-key cache. */
-  invalidation: Invalidation;
-  /** Failed logins per client address and e-mail (absent: no such limit). */
-  loginMaxFailures?: number | undefined;
-  /** Failed logins per e-mail from all addresses (absent: no such limit). */
-  accountLoginMaxFailures?: number | undefined;
-  /** Default 15 minutes. */
-  loginFailureWindowMs?: number | undefined;
-  /** Where failures are counted (SharedState's `counters`; default this process's memory). */
-  loginCounterStore?: CounterStore | undefined;
+declare module '@dogshop/service-kit' {
+  interface AccountRegistry {
+    account: SignedInCustomer;
+  }
 }
 
 /**
  * The two schemes of the spec, which routes name in `config.auth`: `apiKey` (a known, unrevoked
  * `X-API-Key`) and `customer` (a bearer token, HS256 with a fixed issuer and audience, of a
- * customer that still exists; `request.account` is that customer). Also signs tokens and keeps
- * the login limiter.
+ * customer that still exists; `request.account` is that customer). Also signs tokens.
  */
-export const auth = fp<AuthOptions>(
-  async (app: FastifyInstance, opts) => {
+export const auth: ServicePlugin<ShopConfig> = fp(
+  async (app: FastifyInstance, { config, shared }: ServiceContext<ShopConfig>) => {
     await app.register(bearerTokens, {
-      secret: opts.secret,
-      ttl: opts.ttl,
+      secret: config.jwtSecret,
+      ttl: config.jwtTtl,
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,
       messages: { missing: 'Missing bearer token', invalid: 'Invalid or expired token' },
     });
-    app.decorateRequest('account', null);
 
     const { isActive: isActiveApiKey, close } = apiKeyChecker(
       app.db,
-      opts.apiKeyCacheMs,
-      opts.invalidation,
+      config.apiKeyCacheMs,
+      shared.invalidation,
     );
     app.addHook('onClose', async () => close());
 
@@ -109,18 +88,6 @@ export const auth = fp<AuthOptions>(
       customer: { check: customer, security: [{ BearerAuth: [] }] },
     });
 
-    app.decorate(
-      'loginLimiter',
-      new LoginLimiter({
-        maxFailures: opts.loginMaxFailures ?? Infinity,
-        accountMaxFailures: opts.accountLoginMaxFailures,
-        windowMs: opts.loginFailureWindowMs ?? 15 * 60_000,
-        keyPrefix: 'shop:',
-        counters: { failed: app.metrics.loginsFailed, throttled: app.metrics.loginsThrottled },
-        store: opts.loginCounterStore,
-      }),
-    );
-
     app.decorate('signCustomerToken', (customer: { id: number; email: string }) =>
       app.jwt.sign({ sub: String(customer.id), email: customer.email }),
     );
@@ -142,7 +109,7 @@ export async function ownAccountOnly(request: FastifyRequest): Promise<void> {
 }
 
 /** The signed-in account of a route declaring `auth: 'customer'` (set by the scheme's check). */
-export function signedInAccount(request: FastifyRequest): SignedInAccount {
+export function signedInAccount(request: FastifyRequest): SignedInCustomer {
   if (!request.account) throw unauthorized('Invalid or expired token');
   return request.account;
 }

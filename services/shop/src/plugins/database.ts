@@ -1,22 +1,27 @@
-import type { PoolStats } from '@dogshop/service-kit';
+import type { ServicePlugin } from '@dogshop/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ShopConfig } from '../config.js';
 import { openDb, poolStatsOf, type Db } from '../db/client.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
-    /** The connection pool's counts now (metrics, load shedding). */
-    dbPoolStats: () => PoolStats;
   }
 }
 
 /** The Prisma client for the app's lifetime; its pool is closed with the app. */
-export const database = fp<{ url: string; poolMax: number }>(
-  async (app: FastifyInstance, opts) => {
-    const { db, pool } = openDb(opts.url, opts.poolMax);
+export const database: ServicePlugin<ShopConfig> = fp(
+  async (app: FastifyInstance, { config }: { config: ShopConfig }) => {
+    if (!config.databaseUrl) throw new Error('databaseUrl: open the database first (openDatabase)');
+    const { db, pool } = openDb(config.databaseUrl, config.databasePoolMax);
     app.decorate('db', db);
-    app.decorate('dbPoolStats', () => poolStatsOf(pool));
+    app.decorate('database', {
+      poolStats: () => poolStatsOf(pool),
+      ping: async () => {
+        await db.$queryRaw`SELECT 1`;
+      },
+    });
     app.addHook('onClose', async () => {
       await db.$disconnect();
     });

@@ -1,5 +1,7 @@
+import type { RuntimeOptions } from '@dogshop/service-kit';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, type ShopAppConfig } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import { readConfig, type ShopConfig } from '../../src/config.js';
 import { registerApiKey } from '../../src/modules/api-keys/service.js';
 import { createTestDatabase } from './database.js';
 
@@ -9,31 +11,47 @@ export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
 export interface TestApp {
   app: FastifyInstance;
   /** The configuration the app was built with (its database included). */
-  config: ShopAppConfig;
+  config: ShopConfig & { databaseUrl: string };
   /** Injects a request carrying the test API key (unless headers override it). */
   request: (opts: InjectOptions) => Promise<LightMyRequestResponse>;
   close: () => Promise<void>;
 }
 
-/** The real app on its own fresh database, with a registered API key. */
-export async function createTestApp(overrides: Partial<ShopAppConfig> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const config: ShopAppConfig = {
-    logLevel: 'silent',
-    databaseUrl: database.url,
-    databasePoolMax: 5,
-    jwtSecret: TEST_JWT_SECRET,
-    jwtTtl: '1h',
-    corsOrigins: [],
-    rateLimitPerMinute: 100_000,
-    trustProxyHops: 0,
-    authRateLimitPerMinute: 100_000,
-    // Full priority: turbo runs every package's tests at once, and lowered-priority hash threads
-    // would get so little CPU that login-heavy tests time out. The benchmark measures the default.
-    passwordThreadNiceness: 0,
+/**
+ * The shop's configuration as `readConfig` gives it, for tests: limits out of the way (tests
+ * that check a limit set their own), silent logs, load shedding off, then `overrides`.
+ */
+export function testConfig(overrides: Partial<ShopConfig> = {}): ShopConfig {
+  return {
+    ...readConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      JWT_SECRET: TEST_JWT_SECRET,
+      JWT_TTL: '1h',
+      DATABASE_POOL_MAX: '5',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      LOGIN_MAX_FAILURES: '1000',
+      ACCOUNT_LOGIN_MAX_FAILURES: '100000',
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+      PRESSURE_MAX_POOL_WAITING: '0',
+      // Full priority: turbo runs every package's tests at once, and lowered-priority hash
+      // threads would get so little CPU that login-heavy tests time out. The benchmark
+      // measures the default.
+      PASSWORD_THREAD_NICENESS: '0',
+    }),
     ...overrides,
   };
-  const app = await buildApp(config);
+}
+
+/** The real app on its own fresh database, with a registered API key. */
+export async function createTestApp(
+  overrides: Partial<ShopConfig> = {},
+  runtime: RuntimeOptions = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = { ...testConfig(overrides), databaseUrl: database.url };
+  const app = await buildApp(config, runtime);
   await app.ready();
   await registerApiKey(app.db, 'tests', TEST_API_KEY);
   return {
