@@ -100,6 +100,10 @@ export {
 export { KeptCopy, type KeptCopyOptions } from './kept-copy.js';
 export { normalizeInput, type InputNormalization } from './normalize-input.js';
 export {
+  openEmbeddedDatabase,
+  type OpenedDatabase,
+  type StartedDatabase,
+} from './embedded-database.js';
 export { type AccountIdentity, type AccountRegistry, type SignedInAccount } from './account.js';
 export {
   buildService,
@@ -110,7 +114,3 @@ export {
   type ServiceMessages,
   type ServicePlugin,
 } from './service.js';
-  openEmbeddedDatabase,
-  type OpenedDatabase,
-  type StartedDatabase,
-} from './embedded-database.js';
