@@ -22,16 +22,12 @@ export {
 export { loadShedding, type LoadSheddingOptions } from './pressure.js';
 export {
   LoginLimiter,
-  MemoryCounterStore,
   loginUnavailable,
   tooManyLoginFailures,
-  type CounterStore,
   type LoginAttempt,
   type LoginLimiterOptions,
   type LoginLimits,
-  type WindowCount,
 } from './login-limiter.js';
-export { RedisCounterStore } from './redis-counter-store.js';
 export {
   openSharedState,
   type Invalidation,

@@ -179,8 +179,8 @@ export async function buildService<C extends CommonConfig>(
       windowMs: config.loginFailureWindowMs,
       keyPrefix: `${service.name}:`,
       counters: { failed: app.metrics.loginsFailed, throttled: app.metrics.loginsThrottled },
-      store: shared.counters,
-      // A store that cannot be reached fails closed: 503 with Retry-After.
+      redis: shared.rateLimitRedis,
+      // A Redis that cannot be reached fails closed: 503 with Retry-After.
       unavailableMessage: text.unavailable,
     }),
   );

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
-import { MemoryCounterStore, type CounterStore } from './login-limiter.js';
-import { RedisCounterStore } from './redis-counter-store.js';
 import { withoutCredentials } from './startup.js';
 
 /** The two log levels openSharedState uses; a Fastify or pino logger fits. */
@@ -29,10 +27,10 @@ export interface SharedStateOptions {
  * without, in memory.
  *
  * What happens while Redis cannot be reached is decided per use:
- * - `counters` (the login limiter): its methods reject, and LoginLimiter fails closed (503 with
- *   Retry-After instead of unlimited password guesses).
- * - `rateLimitRedis` (@fastify/rate-limit): securityDefaults sets `skipOnError`, so the limits
+ * - `rateLimitRedis` for @fastify/rate-limit: securityDefaults sets `skipOnError`, so the limits
  *   fail open (requests pass).
+ * - `rateLimitRedis` for LoginLimiter (login-failure counters): its commands reject, and the
+ *   limiter fails closed (503 with Retry-After instead of unlimited password guesses).
  * - `invalidation` (the caches): fails towards correctness. A cache may keep a copy only while
  *   `invalidation.listening`, i.e. while this process is subscribed and so hears every
  *   invalidation of every replica; otherwise it reads through to the database on every use.
@@ -45,9 +43,10 @@ export interface SharedStateOptions {
 export interface SharedState {
   /** Where the state lives. */
   kind: 'redis' | 'memory';
-  /** Counters with fixed windows, for LoginLimiter (`store`). */
-  counters: CounterStore;
-  /** The client for @fastify/rate-limit's Redis store; absent without REDIS_URL (in-memory store). */
+  /**
+   * The client for the limits: @fastify/rate-limit's store and LoginLimiter's counters (`redis`);
+   * absent without REDIS_URL (both count in memory).
+   */
   rateLimitRedis?: Redis;
   /** Prefix of the rate limiter's keys, so that services sharing a Redis count apart. */
   rateLimitNameSpace: string;
@@ -164,7 +163,6 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
     const memory = memoryInvalidation(options.keyPrefix);
     return {
       kind: 'memory',
-      counters: new MemoryCounterStore(),
       rateLimitNameSpace,
       invalidation: memory.invalidation,
       close: async () => memory.close(),
@@ -290,7 +288,6 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
   };
   return {
     kind: 'redis',
-    counters: new RedisCounterStore(redis),
     rateLimitRedis: redis,
     rateLimitNameSpace,
     invalidation,

@@ -1,7 +1,7 @@
 /**
  * Shared state on a real Redis (Debian's redis-server, installed by the package's test script when
- * missing; never mocked): the Redis counter store against the in-memory one, two "replicas" sharing
- * login lockouts and rate limits, and a Redis stopped and restarted under them; the invalidation
+ * missing; never mocked): rate-limiter-flexible's Redis counters (the login limiter's) against its
+ * in-memory ones, two "replicas" sharing login lockouts and rate limits, and a Redis stopped and restarted under them; the invalidation
  * signal between two SharedStates (in memory and through Redis, across an outage) and KeptCopy.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort, RedisServer } from '@dogshop/child-processes';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+  type RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { errorEnvelope } from '../src/error-envelope.js';
 import { unauthorized } from '../src/http-error.js';
-import {
-  LoginLimiter,
-  MemoryCounterStore,
-  tooManyLoginFailures,
-  type CounterStore,
-} from '../src/login-limiter.js';
-import { RedisCounterStore } from '../src/redis-counter-store.js';
+import { LoginLimiter, tooManyLoginFailures } from '../src/login-limiter.js';
 import { securityDefaults } from '../src/security.js';
 import { KeptCopy } from '../src/kept-copy.js';
 import {
@@ -50,7 +50,7 @@ const RATE_LIMIT = 8;
 
 /**
  * One replica: its own connection (openSharedState), the global rate limit of securityDefaults
- * on Redis, and a login route throttled by a LoginLimiter on the shared counters.
+ * on Redis, and a login route throttled by a LoginLimiter on the same connection.
  */
 async function replica(url: string | undefined, log: SharedStateLog) {
   const shared = await openSharedState({ url, keyPrefix: 'test:', log });
@@ -68,7 +68,7 @@ async function replica(url: string | undefined, log: SharedStateLog) {
   const limiter = new LoginLimiter({
     maxFailures: LOGIN_MAX_FAILURES,
     windowMs: 60_000,
-    store: shared.counters,
+    redis: shared.rateLimitRedis,
     keyPrefix: 'test:',
   });
   let checks = 0;
@@ -107,17 +107,46 @@ afterAll(async () => {
   await server?.remove();
 });
 
+/**
+ * A rate-limiter-flexible counter seen as the counter store these tests were first written for:
+ * they pin the fixed windows LoginLimiter relies on (started by the first count, not extended by
+ * later ones, expiring in Redis with the key).
+ */
+function counters(limiter: RateLimiterAbstract) {
+  const window = (res: RateLimiterRes) => ({
+    count: res.consumedPoints,
+    resetAt: Date.now() + res.msBeforeNext,
+  });
+  return {
+    increment: async (key: string, windowMs: number) =>
+      window(await limiter.penalty(key, 1, { customDuration: windowMs / 1000 })),
+    get: async (key: string) => {
+      const res = await limiter.get(key);
+      return res && window(res);
+    },
+    reset: async (key: string) => void (await limiter.delete(key)),
+  };
+}
+type Counters = ReturnType<typeof counters>;
+const COUNTER_SETTINGS = { points: 1, duration: 60 };
+
 describe.each([
-  ['MemoryCounterStore', () => ({ store: new MemoryCounterStore(), close: async () => {} })],
   [
-    'RedisCounterStore',
+    'RateLimiterMemory',
+    () => ({ store: counters(new RateLimiterMemory(COUNTER_SETTINGS)), close: async () => {} }),
+  ],
+  [
+    'RateLimiterRedis',
     () => {
       const redis = new Redis(server.url);
-      return { store: new RedisCounterStore(redis), close: async () => void (await redis.quit()) };
+      return {
+        store: counters(new RateLimiterRedis({ ...COUNTER_SETTINGS, storeClient: redis })),
+        close: async () => void (await redis.quit()),
+      };
     },
   ],
-] as [string, () => { store: CounterStore; close: () => Promise<void> }][])('%s', (_name, open) => {
-  let store: CounterStore;
+] as [string, () => { store: Counters; close: () => Promise<void> }][])('%s', (_name, open) => {
+  let store: Counters;
   let close: () => Promise<void>;
   beforeAll(() => {
     ({ store, close } = open());
@@ -153,21 +182,24 @@ describe.each([
 
   it('expires a window and starts a new one at the next increment', async () => {
     const key = `expiry:${Math.random()}`;
-    await store.increment(key, 200);
-    await store.increment(key, 200);
-    await sleep(300);
+    // Windows are whole seconds in rate-limiter-flexible's Redis store.
+    await store.increment(key, 1_000);
+    await store.increment(key, 1_000);
+    await sleep(1_100);
     expect(await store.get(key)).toBeNull();
-    const fresh = await store.increment(key, 200);
+    const fresh = await store.increment(key, 1_000);
     expect(fresh.count).toBe(1);
     expect(fresh.resetAt).toBeGreaterThan(Date.now());
   });
 });
 
-describe('RedisCounterStore keys', () => {
+describe('RateLimiterRedis keys', () => {
   it('always carry an expiry, set in the same script as the first increment', async () => {
     const redis = new Redis(server.url);
     try {
-      const store = new RedisCounterStore(redis, { keyPrefix: 'p:' });
+      const store = counters(
+        new RateLimiterRedis({ ...COUNTER_SETTINGS, storeClient: redis, keyPrefix: 'p' }),
+      );
       await store.increment('k', 60_000);
       const ttl = await probe.pttl('p:k');
       expect(ttl).toBeGreaterThan(59_000);
@@ -182,13 +214,57 @@ describe('RedisCounterStore keys', () => {
   });
 });
 
+describe('LoginLimiter on Redis', () => {
+  it('keeps the counts of limiters with different key prefixes apart on one store', async () => {
+    const redis = new Redis(server.url, { lazyConnect: true });
+    await redis.connect(); // a limiter refuses (503) while its connection is not ready
+    try {
+      const limits = { maxFailures: 1, accountMaxFailures: 1, windowMs: 60_000, redis };
+      const shop = new LoginLimiter({ ...limits, keyPrefix: 'shop:' });
+      const directory = new LoginLimiter({ ...limits, keyPrefix: 'directory:' });
+      await shop.attempt('10.0.0.1', 'anna', async () => null);
+      expect((await shop.attempt('10.0.0.1', 'anna', async () => null)).limited).toBe(true);
+      expect((await directory.attempt('10.0.0.1', 'anna', async () => null)).limited).toBe(false);
+    } finally {
+      await redis.quit();
+    }
+  });
+
+  it('counts attempts still being checked on every replica: a parallel burst over two reaches the check 3 times', async () => {
+    const connections = [new Redis(server.url), new Redis(server.url)];
+    await Promise.all(connections.map((redis) => until(() => redis.status === 'ready')));
+    try {
+      const [a, b] = connections.map(
+        (redis) =>
+          new LoginLimiter({ maxFailures: 3, windowMs: 60_000, redis, keyPrefix: 'burst:' }),
+      );
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let checks = 0;
+      const guesses = Array.from({ length: 10 }, (_, i) =>
+        (i % 2 === 0 ? a! : b!).attempt('10.0.0.1', 'anna', async () => {
+          checks += 1;
+          await gate;
+          return null;
+        }),
+      );
+      await sleep(100); // every attempt has asked Redis before any check ends
+      release();
+      const results = await Promise.all(guesses);
+      expect(checks).toBe(3);
+      expect(results.filter((r) => r.limited)).toHaveLength(7);
+    } finally {
+      await Promise.all(connections.map((redis) => redis.quit()));
+    }
+  });
+});
+
 describe('openSharedState', () => {
   it('keeps everything in memory without a URL', async () => {
     const { log, lines } = recordingLog();
     const shared = await openSharedState({ url: undefined, keyPrefix: 'x:', log });
     expect(shared.kind).toBe('memory');
     expect(shared.rateLimitRedis).toBeUndefined();
-    expect(shared.counters).toBeInstanceOf(MemoryCounterStore);
     await shared.close();
     expect(lines).toEqual([]);
   });
