@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Every operation of ../shared/spec/shop-api.md, with the scheme the spec gives it. */
+/** Every operation of the shop's API contract (the spec this service implements), with the scheme it gives. */
 const SPEC_OPERATIONS: Array<[string, string, 'ApiKeyAuth' | 'BearerAuth']> = [
   ['get', '/products', 'ApiKeyAuth'],
   ['get', '/products/{id}', 'ApiKeyAuth'],

@@ -16,8 +16,7 @@ export interface ReviewRow {
   createdAt: Date;
 }
 
-/** A review as the statements below send it: the time as ISO 8601 text (JSON has no dates). */
-/** `createdAt` as milliseconds since the epoch (the column's precision). */
+/** A review as the statements below send it: JSON has no dates, so `createdAt` is milliseconds since the epoch (the column's precision). */
 export type ReviewJson = Omit<ReviewRow, 'createdAt'> & { createdAt: number };
 
 export interface ReviewPageSpec {
