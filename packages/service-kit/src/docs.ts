@@ -2,7 +2,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { componentSchemas, refsForDocument } from './openapi-components.js';
+import { OPERATIONS_TAG } from './health.js';
+import { componentSchemas, placeBodyExamples, refsForDocument } from './openapi-components.js';
+import { REQUEST_RULES, writeRequestRules } from './openapi-request-rules.js';
+import { standardHeaders, withImpliedResponses, type ErrorResponses } from './openapi-responses.js';
 
 export interface DocsOptions {
   title: string;
@@ -13,37 +16,81 @@ export interface DocsOptions {
   securitySchemes: Record<string, Record<string, unknown>>;
   /** Security applied to operations that declare none. */
   security?: Array<Record<string, string[]>>;
+  /** The API's tags (from the contracts): a documented route with any other fails at start-up. */
   tags?: Array<{ name: string; description: string }>;
   /**
-   * Contract schemas with an `$id` (and those nested in them): each becomes a named entry of
-   * `components.schemas`, and bodies and responses refer to it by `$ref`.
+   * The service's documented error responses (the contracts' `errorResponseSet`): the statuses
+   * every route answers by its declaration (impliedStatuses) are added with them.
    */
+  errors?: ErrorResponses;
+  /** Schemas to name as components although no route uses them (those routes use are found). */
   schemas?: readonly unknown[];
 }
 
 /**
  * OpenAPI 3.1 generated from the route schemas (which come from packages/contracts), served as
  * `/openapi.json`, with the interactive Swagger UI at `/docs` and a pointer to both at `/`.
- * Register before the routes.
+ * Register before the routes. Every schema with an `$id` a documented route uses becomes a named
+ * component (no list to keep); each operation gets the answers its declaration implies (304,
+ * 400, 401, 413, 415, 429, 503), `X-Request-Id` and the cache headers, and the request rules
+ * (openapi-request-rules.ts).
  */
 export const apiDocs = fp<DocsOptions>(
   async (app: FastifyInstance, opts) => {
+    const tags = [
+      ...(opts.tags ?? []).filter((tag) => tag.name !== OPERATIONS_TAG.name),
+      OPERATIONS_TAG,
+    ];
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: opts.title, version: opts.version, description: opts.description },
+        info: {
+          title: opts.title,
+          version: opts.version,
+          description: `${opts.description}\n\n${REQUEST_RULES}`,
+        },
         components: { securitySchemes: opts.securitySchemes as never },
         security: opts.security ?? [],
-        tags: opts.tags ?? [],
+        tags,
       },
       // Components are named by their `$id` (the default would be def-0, def-1, …).
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, index) =>
           typeof json.$id === 'string' ? json.$id : `def-${index}`,
       },
-      transform: ({ schema, url }) => ({ schema: refsForDocument(schema)!, url }),
+      transform: ({ schema, url, route }) => {
+        if (!schema || schema.hide) return { schema, url };
+        const response = withImpliedResponses(route, opts.errors);
+        return { schema: refsForDocument({ ...schema, response }, standardHeaders(route))!, url };
+      },
+      transformObject: (document) =>
+        writeRequestRules(
+          placeBodyExamples('openapiObject' in document ? document.openapiObject : {}),
+        ),
     });
-    for (const schema of componentSchemas(opts.schemas ?? [])) app.addSchema(schema);
+
+    const registered = new Set<string>();
+    const register = (schemas: unknown[]) => {
+      for (const component of componentSchemas(schemas)) {
+        const id = component.$id as string;
+        if (!registered.has(id)) app.addSchema(component);
+        registered.add(id);
+      }
+    };
+    // The error envelope, which implied responses refer to even where no route names it.
+    register([...(opts.errors ? [opts.errors(400)] : []), ...(opts.schemas ?? [])]);
+    const declared = new Set(tags.map((tag) => tag.name));
+    app.addHook('onRoute', (route) => {
+      const schema = route.schema as { hide?: boolean; tags?: string[] } | undefined;
+      if (!schema || schema.hide) return;
+      for (const tag of schema.tags ?? []) {
+        if (!declared.has(tag)) {
+          const where = `${[route.method].flat().join(',')} ${route.url}`;
+          throw new Error(`${where}: tag '${tag}' is not one of the API's tags (the contracts')`);
+        }
+      }
+      register([schema]);
+    });
     await app.register(swaggerUi, {
       routePrefix: opts.routePrefix ?? '/docs',
       staticCSP: true,

@@ -28,6 +28,12 @@ export interface ErrorEnvelopeOptions {
   localize?: (errors: ErrorObject[]) => void;
 }
 
+/** English texts of framework errors whose own message would echo the request's URL. */
+const FRAMEWORK_MESSAGES: Partial<Record<string, string>> = {
+  FST_ERR_BAD_URL: 'Malformed URL: a path segment is not valid percent-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI too long: a path segment is too long',
+};
+
 /**
  * One place that turns every failure into the service's error envelope: domain HttpErrors,
  * schema validation (400 naming the field and rule), framework errors that carry a 4xx status
@@ -56,7 +62,8 @@ export const errorEnvelope = fp<ErrorEnvelopeOptions>(
       const status = error.statusCode ?? 500;
       const translated =
         (error.code ? opts.messages?.byCode?.[error.code] : undefined) ??
-        opts.messages?.byStatus?.[status];
+        opts.messages?.byStatus?.[status] ??
+        (error.code ? FRAMEWORK_MESSAGES[error.code] : undefined);
       if (status >= 400 && status < 500) {
         return reply.code(status).send(opts.body(status, translated ?? error.message));
       }

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+/** The tag of the health and readiness operations (the document declares it with the API's own). */
+export const OPERATIONS_TAG = { name: 'Operations', description: 'Health and readiness' };
+
 export interface HealthOptions {
   /** Resolves true when the database answers. */
   isReady: () => Promise<boolean>;
@@ -18,7 +21,7 @@ export const healthRoutes = fp<HealthOptions>(
       examples: [example],
     });
     const operation = (operationId: string, summary: string, description: string) => ({
-      tags: ['Operations'],
+      tags: [OPERATIONS_TAG.name],
       operationId,
       summary,
       description,
@@ -41,10 +44,16 @@ export const healthRoutes = fp<HealthOptions>(
       ),
       response: {
         200: statusBody('The database answers', { status: 'ready' }),
-        503: statusBody('The database does not answer', { status: 'unavailable' }),
+        503: statusBody(
+          'The database does not answer (`unavailable`), or the service is overloaded (`overloaded`)',
+          {
+            status: 'unavailable',
+          },
+        ),
       },
     };
-    app.get('/health', { schema: health, config: noLimit }, async () => ({
+    // Liveness never needs the database (nor is it shed under load): it never answers 503.
+    app.get('/health', { schema: health, config: { ...noLimit, database: false } }, async () => ({
       status: 'ok',
       uptime_s: Math.round((Date.now() - started) / 1000),
     }));

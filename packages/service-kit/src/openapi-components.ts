@@ -1,16 +1,31 @@
 // Named schemas in the OpenAPI document. Contract schemas carry an `$id` (packages/contracts);
 // routes embed them as they are, so validation, serialisation and TypeBox's static types work
-// unchanged. For the document only, every `$id` schema is registered once as a component and
-// each place a body or response uses one becomes a `$ref` to it: generated clients then get named
-// types instead of anonymous ones.
+// unchanged. For the document only, every `$id` schema a route uses is registered once as a
+// component (found by walking the route's schema: no list to keep) and each place a body or
+// response uses one becomes a `$ref` to it: generated clients then get named types.
 import type { FastifySchema } from 'fastify';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
+/** A response's headers as @fastify/swagger reads them: name → schema with a description. */
+export type ResponseHeaders = Record<string, { type: string; description: string }>;
+
+/**
+ * The schema a documentation copy was made from: the contracts' `documented()` sets it on its
+ * copy (a symbol, invisible to JSON and to the validators), so that the component is the schema
+ * itself, without one operation's description and examples.
+ */
+const DOCUMENTED_FROM = Symbol.for('dogshop.openapi.documentedFrom');
+
+export const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const refTo = (id: string) => ({ $ref: `${id}#` });
+
+const originalOf = (node: Json): Json => {
+  const original = (node as Json & { [DOCUMENTED_FROM]?: unknown })[DOCUMENTED_FROM];
+  return isObject(original) ? originalOf(original) : node;
+};
 
 /** A copy of `node` in which every nested schema with an `$id` is a `$ref` to it. */
 export function withRefs(node: unknown, keepTopLevel = false): unknown {
@@ -20,12 +35,19 @@ export function withRefs(node: unknown, keepTopLevel = false): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withRefs(value)]));
 }
 
+const firstExample = (node: Json): { example?: unknown } =>
+  Array.isArray(node.examples) && node.examples.length > 0
+    ? { example: node.examples[0] as unknown }
+    : {};
+
 /**
- * One response of a route for the document: a schema with an `$id` becomes the `content` form
- * with a `$ref`, carrying its description and first example as @fastify/swagger would have.
+ * One response of a route for the document, with `headers` added: a schema with an `$id` becomes
+ * the `content` form with a `$ref`, carrying its description and first example as
+ * @fastify/swagger would have.
  */
-function documentedResponse(response: unknown): unknown {
+function documentedResponse(response: unknown, headers: ResponseHeaders): unknown {
   if (!isObject(response)) return response;
+  const allHeaders = { ...headers, ...(isObject(response.headers) ? response.headers : {}) };
   if (isObject(response.content)) {
     const content = Object.fromEntries(
       Object.entries(response.content).map(([type, media]) => [
@@ -33,42 +55,81 @@ function documentedResponse(response: unknown): unknown {
         isObject(media) ? { ...media, schema: withRefs(media.schema) } : media,
       ]),
     );
-    return { ...response, content };
+    return { ...response, headers: allHeaders, content };
   }
-  if (typeof response.$id !== 'string') return withRefs(response);
-  const examples: unknown[] = Array.isArray(response.examples) ? response.examples : [];
+  if (typeof response.$id !== 'string')
+    return { ...(withRefs(response) as Json), headers: allHeaders };
   return {
     description: typeof response.description === 'string' ? response.description : 'Response',
-    content: {
-      'application/json': {
-        schema: refTo(response.$id),
-        ...(examples.length > 0 && { example: examples[0] }),
-      },
-    },
+    headers: allHeaders,
+    content: { 'application/json': { schema: refTo(response.$id), ...firstExample(response) } },
   };
 }
 
 /**
- * @fastify/swagger's `transform`: bodies and responses refer to components by `$ref`; parameters
- * (query, path, headers) stay inline, since OpenAPI lists them one by one.
+ * An operation's body example, carried beside a named body from `transform` to `transformObject`
+ * (@fastify/swagger keeps nothing beside the `$ref` of a body, but copies `x-` keys).
  */
-export function refsForDocument(schema: FastifySchema | undefined): FastifySchema | undefined {
+const BODY_EXAMPLE = 'x-body-example';
+
+/**
+ * A request body for the document: a named body (with an `$id`) is a `$ref` to its component,
+ * its first example kept for `placeBodyExamples`.
+ */
+function documentedBody(body: unknown): Json {
+  if (!isObject(body) || typeof body.$id !== 'string') return { body: withRefs(body) };
+  const described = typeof body.description === 'string' ? { description: body.description } : {};
+  const example = firstExample(body);
+  return {
+    body: { ...described, content: { 'application/json': { schema: refTo(body.$id) } } },
+    ...('example' in example && { [BODY_EXAMPLE]: example.example }),
+  };
+}
+
+/** Puts each named body's example beside its `$ref` in a generated document, in place. */
+export function placeBodyExamples(document: Json): Json {
+  for (const item of Object.values(isObject(document.paths) ? document.paths : {})) {
+    for (const operation of Object.values(isObject(item) ? item : {})) {
+      if (!isObject(operation) || !(BODY_EXAMPLE in operation)) continue;
+      const content = (operation.requestBody as { content?: Record<string, Json> } | undefined)
+        ?.content;
+      const media = content?.['application/json'];
+      if (media) media.example = operation[BODY_EXAMPLE];
+      delete operation[BODY_EXAMPLE];
+    }
+  }
+  return document;
+}
+
+/**
+ * @fastify/swagger's `transform`: bodies and responses refer to components by `$ref`, each
+ * response with the headers `headersOf(status)` gives; parameters (query, path, headers) stay
+ * inline, since OpenAPI lists them one by one.
+ */
+export function refsForDocument(
+  schema: FastifySchema | undefined,
+  headersOf: (status: string) => ResponseHeaders = () => ({}),
+): FastifySchema | undefined {
   if (!schema) return schema;
   const { body, response, ...rest } = schema as Json;
   return {
     ...rest,
-    ...(body !== undefined && { body: withRefs(body) }),
+    ...(body !== undefined && documentedBody(body)),
     ...(isObject(response) && {
       response: Object.fromEntries(
-        Object.entries(response).map(([status, value]) => [status, documentedResponse(value)]),
+        Object.entries(response).map(([status, value]) => [
+          status,
+          documentedResponse(value, headersOf(status)),
+        ]),
       ),
     }),
   };
 }
 
 /**
- * The schemas to register as components: each `$id` schema once, its own nested `$id` schemas as
- * `$ref`s, so the components refer to each other instead of repeating themselves.
+ * The schemas to register as components: each `$id` schema found in `schemas` (nested ones
+ * included) once, its own nested `$id` schemas as `$ref`s, so the components refer to each other
+ * instead of repeating themselves. A documentation copy stands for the schema it was made from.
  */
 export function componentSchemas(schemas: readonly unknown[]): Json[] {
   const byId = new Map<string, Json>();
@@ -76,7 +137,7 @@ export function componentSchemas(schemas: readonly unknown[]): Json[] {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!isObject(node)) return;
     if (typeof node.$id === 'string' && !byId.has(node.$id)) {
-      byId.set(node.$id, withRefs(node, true) as Json);
+      byId.set(node.$id, withRefs(originalOf(node), true) as Json);
     }
     Object.values(node).forEach(visit);
   };

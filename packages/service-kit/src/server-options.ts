@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { maxHeaderSize as MAX_HEADER_SIZE, type Server } from 'node:http';
 import { LogController, type FastifyHttpOptions, type RawRequestDefaultExpression } from 'fastify';
 import { clientErrorHandler, type ClientErrorOptions } from './client-errors.js';
 import { loggerOptions } from './request-log.js';
+import { helmetHeaders } from './security.js';
 
 /** Incoming request ids are honoured only when harmless to echo into headers and logs. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The security headers of every answer (securityDefaults sets the same on routed requests). */
+const SECURITY_HEADERS = helmetHeaders();
 
 /**
  * Fastify options both services share: pino logs with secrets redacted (request-log.ts), request ids taken
@@ -57,9 +61,18 @@ export function serverOptions(opts: {
     },
     connectionTimeout: 60_000,
     return503OnClosing: true,
-    // URLs the router cannot decode (`/users/%E0%A4%A`) and over-long path parameters go through
-    // the app's error handler too, so they are answered in the service's error envelope.
-    frameworkErrors: (error, request, reply) => request.server.errorHandler(error, request, reply),
+    // A path parameter may be as long as the request line (longer ones are 431 before routing):
+    // it reaches its route and is refused there like any other value it does not accept, with
+    // the route's hooks and documented answers (the router's own limit, 100 characters, answered
+    // 414 outside them).
+    routerOptions: { maxParamLength: MAX_HEADER_SIZE },
+    // URLs the router cannot decode (`/users/%E0%A4%A`) go through the app's error handler, so
+    // they are answered in the service's error envelope; no route hook runs for them, so the
+    // headers every answer carries are set here.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers({ ...SECURITY_HEADERS, 'x-request-id': request.id });
+      return request.server.errorHandler(error, request, reply);
+    },
     ...(opts.clientErrors && { clientErrorHandler: clientErrorHandler(opts.clientErrors) }),
     ajv: {
       customOptions: {

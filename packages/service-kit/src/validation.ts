@@ -23,14 +23,29 @@ export const PLAIN_DECIMAL_KEYWORD = 'plainDecimal';
 type NumericKind = keyof typeof PLAIN_DECIMAL;
 type SchemaNode = Record<string, unknown>;
 
+/** The query string of a documented route that declares none: no parameters at all. */
+const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const;
+
 /**
  * Two validators: query strings, params and headers arrive as text and are coerced to the declared
  * types; JSON bodies are validated strictly (a string where a number goes is a 400, not coerced),
  * and unknown properties are refused (the schemas say `additionalProperties: false`). Bodies are
  * JSON only: Fastify's built-in text/plain parser is removed, so other types answer 415.
- * Numbers in params and query strings must be written in plain decimal notation.
+ * Numbers in params and query strings must be written in plain decimal notation. One rule for
+ * query parameters: every documented route refuses those it does not declare (a query string
+ * schema that says nothing is closed, a route without one gets one that allows none), as the
+ * closed body schemas refuse unknown fields.
  */
 export function useStrictValidation(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { hide?: boolean; querystring?: Record<string, unknown> };
+    if (!schema || schema.hide) return;
+    const query = schema.querystring;
+    if (query === undefined) route.schema = { ...route.schema, querystring: NO_QUERY };
+    else if (query.additionalProperties === undefined) {
+      route.schema = { ...route.schema, querystring: { ...query, additionalProperties: false } };
+    }
+  });
   const coercing = addFormats(
     new Ajv({ ...shared, coerceTypes: 'array', removeAdditional: false }),
   );
