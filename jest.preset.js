@@ -2,6 +2,11 @@
 // --experimental-vm-modules), `.js` suffixes in relative imports mapped back to the `.ts` sources.
 export default {
   testEnvironment: 'node',
+  // Workspace packages are read from their sources (the "@dogshop/source" export condition), so a
+  // test sees an edit in contracts or service-kit without a rebuild; Node at run time reads dist.
+  // The services' global setups and the CLIs their tests run through tsx get the same condition
+  // from Node's `--conditions=@dogshop/source`.
+  testEnvironmentOptions: { customExportConditions: ['@dogshop/source', 'node', 'node-addons'] },
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

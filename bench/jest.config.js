@@ -1,3 +1,9 @@
 import preset from '../jest.preset.js';
 
-export default { ...preset, rootDir: '.', testTimeout: 60_000 };
+export default {
+  ...preset,
+  rootDir: '.',
+  testTimeout: 60_000,
+  // What was built, not the sources (see tsconfig.json): Jest's default conditions.
+  testEnvironmentOptions: { customExportConditions: ['node', 'node-addons'] },
+};

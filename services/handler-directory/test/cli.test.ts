@@ -76,7 +76,14 @@ describe('admin commands', () => {
   it('runs as a program, reading the password from stdin when it is piped', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/index.ts', 'admin:create', 'piped'],
+      [
+        '--conditions=@dogshop/source',
+        '--import',
+        'tsx',
+        'src/cli/index.ts',
+        'admin:create',
+        'piped',
+      ],
       {
         cwd: PACKAGE_ROOT,
         env: { ...process.env, ...env, ADMIN_PASSWORD: '' },

@@ -22,6 +22,7 @@ export function runCli(
       [
         '--experimental-wasm-modules',
         '--disable-warning=ExperimentalWarning',
+        '--conditions=@dogshop/source',
         '--import',
         'tsx',
         'src/cli/index.ts',

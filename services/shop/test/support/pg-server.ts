@@ -31,6 +31,7 @@ export async function setup(): Promise<void> {
     [
       '--experimental-wasm-modules',
       '--disable-warning=ExperimentalWarning',
+      '--conditions=@dogshop/source',
       '--import',
       'tsx',
       'src/cli/index.ts',
