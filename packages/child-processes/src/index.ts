@@ -1,19 +1,14 @@
 // Child processes for the infra tests, the soak run and the benchmark harness: each starts real
 // programs (services from their build, nginx, pgbench, CLIs) and must report their output when
-// something goes wrong.
-import { spawn, type ChildProcess } from 'node:child_process';
+// something goes wrong. execa spawns and awaits them, get-port finds ports; what is ours is the
+// clean environment, the output kept for failure messages, and waiting for an answer.
 import net from 'node:net';
+import { execa, type ResultPromise } from 'execa';
+import getPort from 'get-port';
 
-/** A TCP port nobody listens on right now (the OS picks it). */
+/** A TCP port nobody listens on right now, and not handed out by this process in the last 15 s. */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  return getPort({ host: '127.0.0.1' });
 }
 
 /**
@@ -29,9 +24,12 @@ export function cleanEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...vars };
 }
 
+/** What execa's options below make of a started process. */
+type Subprocess = ResultPromise<{ stdin: 'ignore'; all: true; buffer: false; reject: false }>;
+
 export interface RunningProcess {
   name: string;
-  child: ChildProcess;
+  child: Subprocess;
   pid: number;
   /** The last ~100 kB it printed (stdout and stderr), for failure messages. */
   output: () => string;
@@ -46,28 +44,37 @@ export function startProcess(opts: {
   command: string;
   args: string[];
   cwd: string;
+  /** The whole environment (see cleanEnv): nothing of this process's is added. */
   env: NodeJS.ProcessEnv;
   /** Sees every piece of output as it arrives (to watch for a line). */
   onOutput?: (chunk: string) => void;
 }): RunningProcess {
-  const child = spawn(opts.command, opts.args, {
+  const child = execa(opts.command, opts.args, {
     cwd: opts.cwd,
     env: opts.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    extendEnv: false,
+    stdin: 'ignore',
+    all: true,
+    // A long run's output is kept here (its tail), not buffered whole by execa.
+    buffer: false,
+    reject: false,
+    // stop() decides when to escalate to SIGKILL.
+    forceKillAfterDelay: false,
   });
   let output = '';
-  const collect = (chunk: Buffer) => {
+  child.all.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     opts.onOutput?.(text);
     output += text;
     if (output.length > 200_000) output = output.slice(-100_000);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
+  });
   const exited = new Promise<number | null>((resolve) => {
+    // On 'exit' rather than when execa settles: a grandchild (nginx's workers, a database the
+    // service started) may keep the output pipes open after the process itself has gone.
     child.once('exit', (code) => resolve(code));
-    child.once('error', (error) => {
-      output += `\n[spawn error] ${error.message}`;
+    void child.then((result) => {
+      if (result.exitCode !== undefined || result.signal !== undefined) return;
+      output += `\n[spawn error] ${result.shortMessage}`;
       resolve(-1);
     });
   });
@@ -84,29 +91,29 @@ export function startProcess(opts: {
 }
 
 /**
- * Runs a command to completion; throws with its output unless it exits 0. Asynchronous, so that
- * servers inside the calling process (the MongoDB stand-in in tests) keep answering meanwhile.
+ * Runs a command to completion and returns its output (stdout and stderr interleaved); throws
+ * execa's error, which carries that output, unless it exits 0 within `timeoutMs`. Asynchronous,
+ * so that servers inside the calling process (the MongoDB stand-in in tests) keep answering.
  */
 export async function runToCompletion(opts: {
   command: string;
   args: string[];
   cwd: string;
+  /** The whole environment (see cleanEnv). */
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
 }): Promise<string> {
-  const proc = startProcess({ name: opts.command, ...opts });
-  const timer = setTimeout(() => proc.child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
-  try {
-    const code = await proc.exited;
-    if (code !== 0) {
-      throw new Error(
-        `${opts.command} ${opts.args.join(' ')} exited with ${code}:\n${proc.output()}`,
-      );
-    }
-    return proc.output();
-  } finally {
-    clearTimeout(timer);
-  }
+  const { all } = await execa(opts.command, opts.args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    extendEnv: false,
+    stdin: 'ignore',
+    all: true,
+    stripFinalNewline: false,
+    timeout: opts.timeoutMs ?? 60_000,
+    killSignal: 'SIGKILL',
+  });
+  return all;
 }
 
 /** Polls `url` until it answers 200; fails at once with the process's output if it exits. */
