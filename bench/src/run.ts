@@ -119,7 +119,7 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
       reviewsPerProduct: REVIEWS_PER_PRODUCT,
       loadedBy: bulk
         ? BULK_LOADED_BY
-        : "catalogue through the shop's parseCatalogue + importCatalogue (the catalogue:import path); customers and reviews with Prisma createMany (reviews have no import path); one argon2id hash shared by all customers",
+        : "catalogue through the shop's catalogue:import command; customers and reviews with multi-row INSERTs from arrays (reviews have no import path); one argon2id hash shared by all customers",
     };
   }
 

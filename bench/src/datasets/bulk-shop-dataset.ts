@@ -1,12 +1,13 @@
 // Catalogues of BULK_FROM products and more (the 1,000,000-product scaling run) are loaded in bulk:
 // the shop's catalogue import upserts one product at a time (about 200 a second), which would take
-// over an hour at a million. The categories and the 2,000 customers still go through the shop's own
-// code (parseCatalogue + importCatalogue, Prisma createMany: `loadShopDataset` with no products);
-// the products are the same generator's (`generateCatalogue`, whose first N products are the
-// N-product data set's), written with multi-row INSERTs from arrays; the 10 reviews per product are
-// generated in SQL (INSERT … SELECT over generate_series). Secondary indexes and foreign keys of the
-// two tables are dropped for the load and created again from their own definitions afterwards
-// (which checks every foreign key), so the schema is the migrated one. Triggers stay enabled.
+// over an hour at a million. The categories and the 2,000 customers are loaded as for the smaller
+// data sets (the shop's `catalogue:import` command, then INSERTs: `loadShopDataset` with no
+// products); the products are the same generator's (`generateCatalogue`, whose first N products
+// are the N-product data set's), written with multi-row INSERTs from arrays; the 10 reviews per
+// product are generated in SQL (INSERT … SELECT over generate_series). Secondary indexes and
+// foreign keys of the two tables are dropped for the load and created again from their own
+// definitions afterwards (which checks every foreign key), so the schema is the migrated one.
+// Triggers stay enabled.
 import pg from 'pg';
 import type { Context } from '../context.js';
 import { migrateShopDatabase } from '../infra/shop-database.js';
@@ -27,7 +28,7 @@ export const BULK_FROM = 200_000;
 export const BULK_LOADER_VERSION = 1;
 
 export const BULK_LOADED_BY =
-  "categories through the shop's parseCatalogue + importCatalogue and customers with Prisma createMany (loadShopDataset with no products); products from the same generator written in bulk (multi-row INSERT from arrays, 20,000 rows a statement, bypassing importCatalogue); 10 reviews per product generated in SQL (INSERT … SELECT over generate_series); secondary indexes and foreign keys of products and reviews dropped for the load and re-created from their definitions afterwards";
+  "categories through the shop's catalogue:import command and customers with a multi-row INSERT (loadShopDataset with no products); products from the same generator written in bulk (multi-row INSERT from arrays, 20,000 rows a statement, bypassing importCatalogue); 10 reviews per product generated in SQL (INSERT … SELECT over generate_series); secondary indexes and foreign keys of products and reviews dropped for the load and re-created from their definitions afterwards";
 
 export const bulkDatasetName = (products: number) =>
   `${datasetName(products)}_bulk${BULK_LOADER_VERSION}`;
@@ -105,8 +106,7 @@ async function loadBulk(
 ): Promise<BulkDatasetSummary> {
   const started = Date.now();
   const url = ctx.pg.url(database);
-  // Categories through the import, customers with createMany: the shop's own code, as for the
-  // smaller data sets.
+  // Categories through the shop's import command and the customers, as for the smaller data sets.
   const base = await loadShopDataset(url, 0, ctx.log);
   // One session for the rest (its maintenance_work_mem applies to the index builds).
   const client = new pg.Client({ connectionString: url });

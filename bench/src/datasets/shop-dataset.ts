@@ -1,10 +1,14 @@
 // The shop's benchmark data set, generated from a fixed seed: 50 nested categories, N products
-// (through the shop's own catalogue import), customers and 10 reviews per product. Reviews have no
-// import path, so customers and reviews are written in bulk with Prisma `createMany`.
+// (through the shop's own `catalogue:import` command), customers and 10 reviews per product.
+// Reviews have no import path, so customers and reviews are written in bulk with multi-row
+// INSERTs from arrays.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { hashPassword } from '@dogshop/service-kit';
-import { createDb } from '@dogshop/shop/db/client';
-import { importCatalogue, parseCatalogue, type Catalogue } from '@dogshop/shop/catalogue-import';
-import type { Prisma } from '@dogshop/shop/prisma-client';
+import type { Catalogue } from '@dogshop/shop/catalogue-import';
+import pg from 'pg';
+import { runShopCommand } from '../infra/shop-database.js';
 import { Random } from './random.js';
 
 export const SHOP_SEED = 20_261_121;
@@ -153,63 +157,92 @@ export async function loadShopDataset(
   products: number,
   log: (line: string) => void,
 ): Promise<ShopDatasetSummary> {
-  const db = createDb(databaseUrl, 10);
+  const started = Date.now();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-catalogue-'));
   try {
-    const started = Date.now();
-    const parsed = parseCatalogue(JSON.stringify(generateCatalogue(products)));
-    if (!parsed.ok) throw new Error(`generated catalogue is invalid: ${parsed.errors.join('; ')}`);
-    await importCatalogue(db, parsed.catalogue);
-    const importSeconds = (Date.now() - started) / 1000;
-    log(`  imported ${products} products in ${importSeconds.toFixed(1)} s (importCatalogue)`);
+    const file = path.join(dir, 'catalogue.json');
+    writeFileSync(file, JSON.stringify(generateCatalogue(products)));
+    // One transaction of one upsert per product: about 200 a second, plus the CLI's start.
+    await runShopCommand(databaseUrl, ['catalogue:import', file], 60_000 + products * 20);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const importSeconds = (Date.now() - started) / 1000;
+  log(`  imported ${products} products in ${importSeconds.toFixed(1)} s (catalogue:import)`);
 
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const ids = async (table: string) =>
+    (await client.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY id`)).rows.map(
+      (row) => row.id,
+    );
+  try {
     const bulkStarted = Date.now();
     const random = new Random(SHOP_SEED + products);
     // One hash for every customer: hashing 2,000 passwords would cost a minute and prove nothing.
     const passwordHash = await hashPassword(CUSTOMER_PASSWORD);
     const customers = Array.from({ length: CUSTOMER_COUNT }, (_, i) => ({
       email: customerEmail(i + 1),
-      passwordHash,
       firstName: random.pick(FIRST_NAMES),
       lastName: random.pick(LAST_NAMES),
     }));
-    await db.customer.createMany({ data: customers });
-    const customerIds = (
-      await db.customer.findMany({ select: { id: true }, orderBy: { id: 'asc' } })
-    ).map((c) => c.id);
-    const productIds = (
-      await db.product.findMany({ select: { id: true }, orderBy: { id: 'asc' } })
-    ).map((p) => p.id);
+    await client.query(
+      `INSERT INTO customers (email, password_hash, first_name, last_name)
+       SELECT email, $2, first_name, last_name
+         FROM unnest($1::text[], $3::text[], $4::text[]) AS c(email, first_name, last_name)`,
+      [
+        customers.map((c) => c.email),
+        passwordHash,
+        customers.map((c) => c.firstName),
+        customers.map((c) => c.lastName),
+      ],
+    );
+    const customerIds = await ids('customers');
     const now = Date.parse('2026-11-01T00:00:00Z');
     const twoYears = 2 * 365 * 24 * 3600 * 1000;
-    let batch: Prisma.ReviewCreateManyInput[] = [];
+    // One array per column, unnested into rows: 10,000 reviews a statement.
+    const noReviews = (): unknown[][] => [[], [], [], [], [], [], []];
+    let batch = noReviews();
     let reviews = 0;
-    for (const productId of productIds) {
+    const flush = async () => {
+      const result = await client.query(
+        `INSERT INTO reviews
+           (product_id, customer_id, rating, title, comment, helpful_count, created_at)
+         SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::int[],
+                              $7::timestamptz[])`,
+        batch,
+      );
+      reviews += result.rowCount ?? 0;
+      batch = noReviews();
+    };
+    for (const productId of await ids('products')) {
       for (const index of random.distinct(REVIEWS_PER_PRODUCT, 0, customerIds.length - 1)) {
         const rating = random.pick([5, 5, 5, 4, 4, 4, 3, 2, 1]);
-        batch.push({
+        const row = [
           productId,
-          customerId: customerIds[index]!,
+          customerIds[index]!,
           rating,
-          title: `${cap(random.pick(ADJECTIVES))} and worth it`,
-          comment: `${cap(random.pick(PHRASES))}; ${random.pick(PHRASES)}. Rated ${rating} of 5.`,
-          helpfulCount: random.int(0, 20),
-          createdAt: new Date(now - Math.floor(random.next() * twoYears)),
-        });
+          `${cap(random.pick(ADJECTIVES))} and worth it`,
+          `${cap(random.pick(PHRASES))}; ${random.pick(PHRASES)}. Rated ${rating} of 5.`,
+          random.int(0, 20),
+          new Date(now - Math.floor(random.next() * twoYears)).toISOString(),
+        ];
+        row.forEach((value, column) => batch[column]!.push(value));
       }
-      if (batch.length >= 10_000) {
-        reviews += (await db.review.createMany({ data: batch })).count;
-        batch = [];
-      }
+      if (batch[0]!.length >= 10_000) await flush();
     }
-    if (batch.length > 0) reviews += (await db.review.createMany({ data: batch })).count;
+    if (batch[0]!.length > 0) await flush();
     const bulkSeconds = (Date.now() - bulkStarted) / 1000;
     log(
-      `  created ${customers.length} customers, ${reviews} reviews in ${bulkSeconds.toFixed(1)} s (createMany)`,
+      `  created ${customers.length} customers, ${reviews} reviews in ${bulkSeconds.toFixed(1)} s (INSERT from arrays)`,
+    );
+    const active = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM products WHERE active',
     );
     return {
       categories: CATEGORY_COUNT,
       products,
-      activeProducts: await db.product.count({ where: { active: true } }),
+      activeProducts: active.rows[0]!.n,
       customers: customers.length,
       reviews,
       seed: SHOP_SEED,
@@ -217,6 +250,6 @@ export async function loadShopDataset(
       bulkSeconds,
     };
   } finally {
-    await db.$disconnect();
+    await client.end();
   }
 }

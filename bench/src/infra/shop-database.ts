@@ -1,19 +1,27 @@
 import { cleanEnv, runToCompletion } from '@dogshop/child-processes';
 import { JWT_SECRET, packageDir } from './services.js';
 
-/** Applies the shop's migrations with its own `migrate` command (Prisma's schema engine). */
-export async function migrateShopDatabase(databaseUrl: string): Promise<string> {
+/** Runs one of the shop's operator commands (its built CLI) against `databaseUrl`. */
+export async function runShopCommand(
+  databaseUrl: string,
+  args: string[],
+  timeoutMs = 120_000,
+): Promise<string> {
   const output = await runToCompletion({
     command: process.execPath,
     args: [
       '--experimental-wasm-modules',
       '--disable-warning=ExperimentalWarning',
       'dist/cli/index.js',
-      'migrate',
+      ...args,
     ],
     cwd: packageDir('@dogshop/shop'),
-    timeoutMs: 120_000,
+    timeoutMs,
     env: cleanEnv({ DATABASE_URL: databaseUrl, JWT_SECRET, NODE_ENV: 'production' }),
   });
   return output.trim();
 }
+
+/** Applies the shop's migrations with its own `migrate` command (Prisma's schema engine). */
+export const migrateShopDatabase = (databaseUrl: string) =>
+  runShopCommand(databaseUrl, ['migrate']);

@@ -4,25 +4,19 @@
 // Fastify (no plugin stack: no metrics, ETags, rate limit, request log) and on `pg` directly
 // instead of Prisma. What the report shows for it is what a service on this stack could reach
 // without the ORM and without the features every request pays for; the shop's figures ÷ these
-// are their cost.
-import { realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Prisma } from '@dogshop/shop/prisma-client';
+// are their cost. What it runs of the shop comes through the one export the shop keeps for it.
+import {
+  getProduct,
+  getProductOperation,
+  listProductReviewsOperation,
+  listProducts,
+  listProductsOperation,
+  listReviews,
+  preparedStatementName,
+  Prisma,
+} from '@dogshop/shop/catalogue-reads';
 import Fastify from 'fastify';
 import pg from 'pg';
-
-// The shop's own service functions and contracts, from its build and its dependencies (its package
-// exports only what it serves).
-const shopDir = realpathSync(new URL('../../node_modules/@dogshop/shop/', import.meta.url));
-const shopModule = (file) => import(pathToFileURL(`${shopDir}/dist/${file}`).href);
-const fromShop = createRequire(`${shopDir}/package.json`);
-const { getProductOperation, listProductReviewsOperation, listProductsOperation } = await import(
-  pathToFileURL(fromShop.resolve('@dogshop/contracts/shop')).href
-);
-const { preparedStatementName } = await shopModule('db/prepared-statements.js');
-const { getProduct, listProducts } = await shopModule('modules/products/service.js');
-const { listReviews } = await shopModule('modules/reviews/service.js');
 
 // int8 (the list's total) as the shop's Prisma client reads it.
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => BigInt(text));
