@@ -110,3 +110,9 @@ export {
   type ServiceMessages,
   type ServicePlugin,
 } from './service.js';
+export {
+  startService,
+  type OpenedService,
+  type ServiceModules,
+  type StartServiceOptions,
+} from './start-service.js';
