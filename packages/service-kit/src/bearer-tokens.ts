@@ -1,6 +1,7 @@
 import jwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { SignedInAccount } from './account.js';
 import { unauthorized } from './http-error.js';
 
 declare module 'fastify' {
@@ -66,3 +67,21 @@ export const bearerTokens = fp<BearerTokenOptions>(
   },
   { name: 'bearer-tokens' },
 );
+
+/**
+ * The check of a bearer scheme: a valid token whose `sub` names an account `find` still knows
+ * (else 401 with `message`). The account is looked up on every request, so deleting or disabling
+ * it ends its tokens at once; its current record, not the token's claims, is `request.account`.
+ */
+export const signedInAccountCheck =
+  (
+    app: FastifyInstance,
+    find: (id: string) => Promise<SignedInAccount | null>,
+    message: string,
+  ): ((request: FastifyRequest) => Promise<void>) =>
+  async (request) => {
+    const claims = await app.verifyBearerToken(request);
+    const account = await find(claims.sub);
+    if (!account) throw unauthorized(message);
+    request.account = account;
+  };

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import './account.js'; // request.account
+import { bearerTokens } from './bearer-tokens.js';
 import type { ClientErrorStatus } from './client-errors.js';
 import type { CommonConfig } from './config.js';
 import { apiDocs, type DocsOptions } from './docs.js';
@@ -65,6 +66,9 @@ export interface ServiceMessages {
   overloaded?: string;
   tooManyRequests?: string;
   containsNul?: (field: string) => string;
+  /** 401 of a bearer route without a token, and with a malformed, expired or forged one. */
+  tokenMissing?: string;
+  tokenInvalid?: string;
   /** Requests Node's HTTP parser refuses before they reach the app. */
   clientErrors?: Partial<Record<ClientErrorStatus, string>>;
   /** Rewrites validation messages in place, e.g. `germanValidation(...)`. */
@@ -80,6 +84,8 @@ export interface ServiceDefinition<C extends CommonConfig> {
   /** Its error body, e.g. `{success:false, error, status_code}`. */
   errorBody: ErrorEnvelopeOptions['body'];
   messages?: ServiceMessages;
+  /** Issuer and audience of its bearer tokens (HS256, JWT_SECRET, JWT_TTL; signed with `app.jwt.sign`). */
+  tokens: { issuer: string; audience: string };
   /** Opens the database (decorating `app.database` and the service's own client). */
   database: ServicePlugin<C>;
   /** True for driver failures that mean "the database cannot be reached now": 503, not 500. */
@@ -184,6 +190,15 @@ export async function buildService<C extends CommonConfig>(
       unavailableMessage: text.unavailable,
     }),
   );
+  await app.register(bearerTokens, {
+    secret: config.jwtSecret,
+    ttl: config.jwtTtl,
+    ...service.tokens,
+    messages: {
+      missing: text.tokenMissing ?? 'Missing bearer token',
+      invalid: text.tokenInvalid ?? 'Invalid or expired token',
+    },
+  });
   await app.register(service.auth, context);
   for (const plugin of service.plugins ?? []) await app.register(plugin, context);
   await app.register(normalizeInput);

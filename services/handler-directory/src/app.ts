@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DirectoryConfig } from './config.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { GERMAN } from './messages.js';
-import { auth } from './plugins/auth.js';
+import { auth, JWT_AUDIENCE, JWT_ISSUER } from './plugins/auth.js';
 import { database } from './plugins/database.js';
 import { handlerChanges } from './plugins/handler-changes.js';
 import { routes } from './routes/index.js';
@@ -31,6 +31,7 @@ export async function buildApp(
       api: directoryApi,
       errorBody: directoryErrorBody,
       messages: GERMAN,
+      tokens: { issuer: JWT_ISSUER, audience: JWT_AUDIENCE },
       database,
       isDatabaseUnavailable,
       auth,

@@ -3,7 +3,7 @@ import { shopApi } from '@dogshop/contracts/shop';
 import type { FastifyInstance } from 'fastify';
 import type { ShopConfig } from './config.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
-import { auth } from './plugins/auth.js';
+import { auth, JWT_AUDIENCE, JWT_ISSUER } from './plugins/auth.js';
 import { database } from './plugins/database.js';
 import { routes } from './routes/index.js';
 
@@ -29,6 +29,7 @@ export async function buildApp(
       name: 'shop',
       api: shopApi,
       errorBody: shopErrorBody,
+      tokens: { issuer: JWT_ISSUER, audience: JWT_AUDIENCE },
       database,
       isDatabaseUnavailable,
       auth,

@@ -1,32 +1,19 @@
 import {
-  bearerTokens,
   forbidden,
+  signedInAccountCheck,
   unauthorized,
   type ServiceContext,
   type ServicePlugin,
 } from '@dogshop/service-kit';
-// The claims of the shop's tokens are declared on @fastify/jwt's types (registered by bearerTokens).
-import type {} from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { apiKeyChecker } from '../modules/api-keys/service.js';
 import type { ShopConfig } from '../config.js';
+import { apiKeyChecker } from '../modules/api-keys/service.js';
 import { accountOf } from '../modules/customers/service.js';
 
+/** Issuer and audience of the customers' tokens (service-kit's bearerTokens checks both). */
 export const JWT_ISSUER = 'dogshop-shop';
 export const JWT_AUDIENCE = 'dogshop-shop-customers';
-
-export interface CustomerClaims {
-  sub: string;
-  email: string;
-}
-
-declare module '@fastify/jwt' {
-  interface FastifyJWT {
-    payload: CustomerClaims;
-    user: CustomerClaims & { iat: number; exp: number };
-  }
-}
 
 /** The signed-in customer of a bearer request (`request.account`). */
 export interface SignedInCustomer {
@@ -36,7 +23,7 @@ export interface SignedInCustomer {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    signCustomerToken: (customer: { id: number; email: string }) => string;
+    signCustomerToken: (customer: SignedInCustomer) => string;
   }
 }
 
@@ -48,19 +35,11 @@ declare module '@dogshop/service-kit' {
 
 /**
  * The two schemes of the spec, which routes name in `config.auth`: `apiKey` (a known, unrevoked
- * `X-API-Key`) and `customer` (a bearer token, HS256 with a fixed issuer and audience, of a
- * customer that still exists; `request.account` is that customer). Also signs tokens.
+ * `X-API-Key`) and `customer` (a bearer token of a customer that still exists; `request.account`
+ * is that customer). Also signs the customers' tokens (`sub` is the customer id).
  */
 export const auth: ServicePlugin<ShopConfig> = fp(
   async (app: FastifyInstance, { config, shared }: ServiceContext<ShopConfig>) => {
-    await app.register(bearerTokens, {
-      secret: config.jwtSecret,
-      ttl: config.jwtTtl,
-      issuer: JWT_ISSUER,
-      audience: JWT_AUDIENCE,
-      messages: { missing: 'Missing bearer token', invalid: 'Invalid or expired token' },
-    });
-
     const { isActive: isActiveApiKey, close } = apiKeyChecker(
       app.db,
       config.apiKeyCacheMs,
@@ -75,24 +54,21 @@ export const auth: ServicePlugin<ShopConfig> = fp(
         throw unauthorized('Invalid or revoked API key');
       }
     };
-
-    const customer = async (request: FastifyRequest) => {
-      const claims = await app.verifyBearerToken(request);
-      const account = await accountOf(app.db, claims.sub);
-      if (!account) throw unauthorized('Invalid or expired token');
-      request.account = account;
-    };
+    const customer = signedInAccountCheck(
+      app,
+      (id) => accountOf(app.db, id),
+      'Invalid or expired token',
+    );
 
     app.decorate('authSchemes', {
       apiKey: { check: apiKey, security: [{ ApiKeyAuth: [] }] },
       customer: { check: customer, security: [{ BearerAuth: [] }] },
     });
-
-    app.decorate('signCustomerToken', (customer: { id: number; email: string }) =>
-      app.jwt.sign({ sub: String(customer.id), email: customer.email }),
+    app.decorate('signCustomerToken', ({ id, email }: SignedInCustomer) =>
+      app.jwt.sign({ sub: String(id), email }),
     );
   },
-  { name: 'auth', dependencies: ['database', 'metrics'] },
+  { name: 'auth', dependencies: ['database', 'bearer-tokens'] },
 );
 
 /**
