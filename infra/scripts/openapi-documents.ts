@@ -46,6 +46,9 @@ const THROWAWAY = {
   NODE_ENV: 'test',
   LOG_LEVEL: 'silent',
   JWT_SECRET: 'openapi-generation-only-not-a-secret-0123456789',
+  // No load shedding: a busy test process must not turn the docs' own assets into 503s.
+  PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+  PRESSURE_MAX_POOL_WAITING: '0',
 };
 
 /** Both services' `buildApp` return a Fastify instance. */

@@ -51,9 +51,12 @@ const PUBLIC_OPERATIONS = [
 ];
 
 type Media = { example?: unknown; examples?: Record<string, unknown>; schema?: JsonObject };
+/** A download of bytes (an XLSX workbook): no example text can show it. */
+const isBinary = (media: Media) => media.schema?.format === 'binary';
 const hasExample = (media: Media | undefined) =>
   media !== undefined &&
-  (media.example !== undefined ||
+  (isBinary(media) ||
+    media.example !== undefined ||
     Object.keys(media.examples ?? {}).length > 0 ||
     Array.isArray(media.schema?.examples));
 const contentOf = (holder: JsonObject | undefined) =>
@@ -192,6 +195,20 @@ describe.each(DOCUMENT_NAMES)('openapi/%s.json', (name) => {
         .filter(([, problems]) => problems.length > 0),
     );
     expect(incomplete).toEqual({});
+  });
+
+  it("names no component as client generators name an operation's own types", () => {
+    // @hey-api/openapi-ts names them <OperationId>Data, …Response(s), …Error(s): a component of
+    // such a name is renamed (`CreateOrderResponse2`) in the generated client.
+    const components = Object.keys(
+      ((generated[name].components as JsonObject | undefined)?.schemas ?? {}) as JsonObject,
+    );
+    const derived = operationsOf(generated[name]).flatMap(({ operation }) => {
+      const id = operation.operationId as string;
+      const base = id.charAt(0).toUpperCase() + id.slice(1);
+      return ['Data', 'Error', 'Errors', 'Response', 'Responses'].map((suffix) => base + suffix);
+    });
+    expect(components.filter((component) => derived.includes(component))).toEqual([]);
   });
 
   it('has unique operation ids and no hidden or documentation routes', () => {

@@ -3,13 +3,22 @@
 // ones and mutated ones (wrong types, missing and extra fields, boundary and huge numbers, long and
 // unicode strings, `$`/`.` keys, prototype-pollution keys, operator objects, nested depth bombs),
 // and every response is checked against the same document with Ajv (JSON Schema 2020-12).
-// Both services' fuzz and attack tests use it (test/fuzz.test.ts, test/attacks.test.ts).
+// Both services' fuzz and attack tests use it (test/fuzz.test.ts, test/attacks.test.ts); any test
+// can check every answer of an app against the document (checkEveryAnswer).
 //
 // openapi-operations.ts  the document's operations       valid-values.ts  schema → arbitrary
 // mutations.ts           hostile variants of a value     requests.ts      whole requests
-// contract-checker.ts    responses against the document  fuzz-operation.ts  the runner
+// contract-checker.ts    the fuzzer's rules for answers  fuzz-operation.ts  the runner
+// documented-answers.ts  an answer against its operation's documented responses
 export { RawJson, toJsonText } from './json-text.js';
-export { contractChecker, type Answer, type ContractChecker } from './contract-checker.js';
+export { contractChecker, type ContractChecker } from './contract-checker.js';
+export {
+  checkEveryAnswer,
+  documentedAnswers,
+  operationMatcher,
+  type Answer,
+  type AnswerProblems,
+} from './documented-answers.js';
 export { FUZZ_SEED, fuzzOperation } from './fuzz-operation.js';
 export { HOSTILE_STRINGS, mutatedValue, type MutationKind } from './mutations.js';
 export { operationsOf, readDocument, type Operation, type Schema } from './openapi-operations.js';

@@ -35,6 +35,12 @@ export interface Media {
   schema?: Schema;
 }
 
+/** A documented response header: its schema, and whether every such answer carries it. */
+export interface Header {
+  required?: boolean;
+  schema?: Schema;
+}
+
 export interface Operation {
   method: string;
   route: string;
@@ -43,6 +49,8 @@ export interface Operation {
   body?: Schema;
   /** Documented responses: status → media type → schema. */
   responses: Record<string, Record<string, Media>>;
+  /** Documented response headers: status → lower-case name → header. */
+  responseHeaders: Record<string, Record<string, Header>>;
   /** True when the operation takes a bearer token. */
   bearer: boolean;
   /** True when the operation declares no security at all (public). */
@@ -95,7 +103,10 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         operationId: string;
         parameters?: Parameter[];
         requestBody?: { content: Record<string, Media> };
-        responses: Record<string, { content?: Record<string, Media> }>;
+        responses: Record<
+          string,
+          { content?: Record<string, Media>; headers?: Record<string, Header> }
+        >;
         security?: Array<Record<string, unknown>>;
       };
       const security = op.security ?? (doc.security as Array<Record<string, unknown>>) ?? [];
@@ -107,6 +118,14 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         body: op.requestBody?.content['application/json']?.schema,
         responses: Object.fromEntries(
           Object.entries(op.responses).map(([status, r]) => [status, r.content ?? {}]),
+        ),
+        responseHeaders: Object.fromEntries(
+          Object.entries(op.responses).map(([status, r]) => [
+            status,
+            Object.fromEntries(
+              Object.entries(r.headers ?? {}).map(([name, h]) => [name.toLowerCase(), h]),
+            ),
+          ]),
         ),
         bearer: security.some((s) => 'BearerAuth' in s),
         public: security.length === 0,

@@ -20,6 +20,9 @@ const EMAIL = fc
   )
   .map(([local, tag, domain]) => `${local}.${tag}@${domain}`);
 
+/** The documents' patterns that start by allowing any text without U+0000. */
+const LOOSE_PATTERN = /^\^\[\^\\u0000\]\*/;
+
 /** Values that satisfy `schema` (hints, where given, supply known ids and consistent records). */
 export function validValue(
   schema: Schema,
@@ -77,18 +80,26 @@ function genericValue(
       const maxLength = Math.min(schema.maxLength ?? 60, minLength + 60);
       const fits = (s: string) =>
         s.length >= minLength && s.length <= (schema.maxLength ?? Infinity);
-      if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
-      if (schema.format === 'email') return EMAIL.filter(fits);
+      const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern);
+      const matches = (s: string) => fits(s) && (pattern?.test(s) ?? true);
+      if (schema.format === 'email') return EMAIL.filter(matches);
+      // A pattern that only keeps some characters out (U+0000, a blank text) is met by almost
+      // any text; others (an ObjectId) need text made for them.
+      if (pattern && !LOOSE_PATTERN.test(schema.pattern!)) {
+        return fc.stringMatching(pattern).filter(fits);
+      }
       if (schema.format === 'date-time') {
         return fc
           .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
           .map((d) => d.toISOString());
       }
-      return fc.oneof(
-        { weight: 4, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength }) },
-        { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength }) },
-        { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength, maxLength }).filter(fits) },
-      );
+      return fc
+        .oneof(
+          { weight: 4, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength }) },
+          { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength }) },
+          { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength, maxLength }) },
+        )
+        .filter(matches);
     }
     case 'array':
       return fc.array(validValue(schema.items ?? {}, op, hint, `${where}[]`), {

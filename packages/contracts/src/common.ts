@@ -81,34 +81,58 @@ export function DataEnvelope<T extends TSchema>(
 }
 
 /**
- * Documentation only: a copy of `schema` carrying a `description` and JSON Schema `examples`
- * (annotations: validation and serialization ignore them; the OpenAPI documents show them). The
- * examples are type-checked against the schema. The original schema is left unchanged, so one
- * contract can be documented differently by each operation that uses it.
+ * A response header as the documents show it, `required` when every such answer carries it
+ * (service-kit adds `X-Request-Id` and the cache headers to every route's answers).
+ */
+export type HeaderDoc = { type: string; description: string; required?: boolean };
+
+/**
+ * Where a documentation copy points at its schema (a symbol: invisible to JSON and validators);
+ * service-kit's document builder names the component after the schema, not the copy.
+ */
+const DOCUMENTED_FROM = Symbol.for('dogshop.openapi.documentedFrom');
+
+/**
+ * Documentation only: a copy of `schema` carrying a `description`, JSON Schema `examples` and,
+ * for a response, its `headers` (annotations: validation and serialization ignore them; the
+ * OpenAPI documents show them). The examples are type-checked against the schema. The original
+ * schema is left unchanged, so one contract can be documented differently by each operation
+ * that uses it. A named schema (with an `$id`) stays named: a body or response is a `$ref` to it
+ * in the document, with the operation's example beside it.
  */
 export function documented<T extends TSchema>(
   schema: T,
-  doc: { description?: string; examples: Static<T>[] },
+  doc: { description?: string; examples: Static<T>[]; headers?: Record<string, HeaderDoc> },
 ): T {
   const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(schema)) as T;
+  Object.defineProperty(copy, DOCUMENTED_FROM, { value: schema, configurable: true });
   return Object.assign(copy, {
     ...(doc.description === undefined ? {} : { description: doc.description }),
+    ...(doc.headers === undefined ? {} : { headers: doc.headers }),
     examples: doc.examples,
   });
 }
 
+/** No U+0000, and at least one character that is not whitespace: not blank after trimming. */
+export const NOT_BLANK_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
 /**
- * Documentation only: `documented(schema, doc)` for a request body, written inline in the OpenAPI
- * document (without the schema's `$id`; schemas nested in it keep theirs and are referenced). A
- * body given as a `$ref` would lose the operation's examples: the document generator keeps
- * nothing beside a `$ref`, and a single-member `allOf` is refused by the lint.
+ * Schema options of a text the service refuses when blank after trimming: the documents show it
+ * as `NOT_BLANK_PATTERN` (service-kit writes `x-document-pattern` as the `pattern`); validation
+ * leaves the rule to the service or to the trimming before it, which name the field in the 400.
  */
-export function documentedBody<T extends TSchema>(
-  schema: T,
-  doc: { description?: string; examples: Static<T>[] },
-): T {
-  const { $id: _id, ...copy } = documented(schema, doc) as T & { $id?: string };
-  return copy as unknown as T;
+export const notBlank = { 'x-document-pattern': NOT_BLANK_PATTERN } as const;
+
+/**
+ * An API's tags, declared once with their descriptions: `list` for the document, `tag(name)` for
+ * an operation's `tags` (a name not declared does not compile; service-kit refuses a route with
+ * an undeclared tag at start-up).
+ */
+export function apiTags<const T extends Record<string, string>>(descriptions: T) {
+  return {
+    list: Object.entries(descriptions).map(([name, description]) => ({ name, description })),
+    tag: (name: keyof T & string): string[] => [name],
+  };
 }
 
 export const HealthSchema = Type.Object(
@@ -139,8 +163,17 @@ export interface ErrorResponseSetOptions<T extends TSchema> {
   fallbackMessage?: string;
 }
 
-const RETRY_AFTER_HEADER = {
-  'retry-after': { type: 'integer', description: 'Seconds until a new request is accepted' },
+const retryAfter = (required: boolean): Record<string, HeaderDoc> => ({
+  'retry-after': {
+    type: 'integer',
+    description: 'Seconds until a new request is accepted',
+    ...(required && { required }),
+  },
+});
+/** When to try again: every 429 says it, a 503 when the service knows (overload). */
+const RETRY_HEADERS: Partial<Record<number, Record<string, HeaderDoc>>> = {
+  429: retryAfter(true),
+  503: retryAfter(false),
 };
 
 /**
@@ -149,14 +182,14 @@ const RETRY_AFTER_HEADER = {
  */
 export interface ErrorResponse<T extends TSchema> {
   description: string;
-  headers?: Record<string, { type: string; description: string }>;
+  headers?: Record<string, HeaderDoc>;
   content: { 'application/json': { schema: T; example: Static<T> } };
 }
 
 /**
  * A service's builder of an operation's error responses (documentation: the schema is the
- * service's error envelope, with a description and one example per status; a 429 documents
- * `Retry-After`). Each service calls this once with its envelope and texts, e.g.
+ * service's error envelope, with a description and one example per status; a 429 or 503
+ * documents `Retry-After`). Each service calls this once with its envelope and texts, e.g.
  * `export const shopErrors = errorResponseSet({ schema: ShopErrorSchema, statuses, example })`,
  * and operations spread `...shopErrors(400, [404, 'Product 999 not found'], 429)` into `response`.
  */
@@ -172,7 +205,7 @@ export function errorResponseSet<T extends TSchema>(options: ErrorResponseSetOpt
           code,
           {
             description: description ?? known?.description ?? 'Error',
-            ...(code === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
+            ...(RETRY_HEADERS[code] && { headers: RETRY_HEADERS[code] }),
             content: {
               'application/json': {
                 schema: options.schema,
@@ -188,6 +221,7 @@ export function errorResponseSet<T extends TSchema>(options: ErrorResponseSetOpt
 /**
  * What an API's OpenAPI document says about itself: the service builder (service-kit) writes it
  * into `/openapi.json` and `/docs`. Each service's contract exports one (`shopApi`, `directoryApi`).
+ * Its named schemas need no list: service-kit finds every `$id` schema in the routes' schemas.
  */
 export interface ApiDescription {
   title: string;
@@ -196,7 +230,11 @@ export interface ApiDescription {
   securitySchemes: Record<string, Record<string, unknown>>;
   /** Security of operations that declare none. */
   security?: Array<Record<string, string[]>>;
+  /** The API's tags (`apiTags(...).list`); service-kit adds its own `Operations`. */
   tags: Array<{ name: string; description: string }>;
-  /** Named schemas (each with an `$id`): `components.schemas.<$id>`, referred to by `$ref`. */
-  schemas: readonly unknown[];
+  /**
+   * The API's error responses by status (its `errorResponseSet`): service-kit documents with them
+   * the statuses every operation answers by its declaration (400, 401, 413, 415, 429, 503).
+   */
+  errors: (...specs: ErrorResponseSpec[]) => Record<number, unknown>;
 }

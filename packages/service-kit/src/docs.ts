@@ -3,7 +3,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { OPERATIONS_TAG } from './health.js';
-import { componentSchemas, placeBodyExamples, refsForDocument } from './openapi-components.js';
+import {
+  addComponents,
+  liftRequiredHeaders,
+  placeBodyExamples,
+  refsForDocument,
+} from './openapi-components.js';
 import { REQUEST_RULES, writeRequestRules } from './openapi-request-rules.js';
 import { standardHeaders, withImpliedResponses, type ErrorResponses } from './openapi-responses.js';
 
@@ -37,6 +42,7 @@ export interface DocsOptions {
  */
 export const apiDocs = fp<DocsOptions>(
   async (app: FastifyInstance, opts) => {
+    const schemas: Record<string, unknown> = {};
     const tags = [
       ...(opts.tags ?? []).filter((tag) => tag.name !== OPERATIONS_TAG.name),
       OPERATIONS_TAG,
@@ -49,7 +55,8 @@ export const apiDocs = fp<DocsOptions>(
           version: opts.version,
           description: `${opts.description}\n\n${REQUEST_RULES}`,
         },
-        components: { securitySchemes: opts.securitySchemes as never },
+        // Filled below while the routes are registered; read when the document is generated.
+        components: { securitySchemes: opts.securitySchemes as never, schemas: schemas as never },
         security: opts.security ?? [],
         tags,
       },
@@ -63,22 +70,14 @@ export const apiDocs = fp<DocsOptions>(
         const response = withImpliedResponses(route, opts.errors);
         return { schema: refsForDocument({ ...schema, response }, standardHeaders(route))!, url };
       },
-      transformObject: (document) =>
-        writeRequestRules(
-          placeBodyExamples('openapiObject' in document ? document.openapiObject : {}),
-        ),
+      transformObject: (document) => {
+        const openapi = 'openapiObject' in document ? document.openapiObject : {};
+        return writeRequestRules(liftRequiredHeaders(placeBodyExamples(openapi)));
+      },
     });
 
-    const registered = new Set<string>();
-    const register = (schemas: unknown[]) => {
-      for (const component of componentSchemas(schemas)) {
-        const id = component.$id as string;
-        if (!registered.has(id)) app.addSchema(component);
-        registered.add(id);
-      }
-    };
     // The error envelope, which implied responses refer to even where no route names it.
-    register([...(opts.errors ? [opts.errors(400)] : []), ...(opts.schemas ?? [])]);
+    addComponents(schemas, [...(opts.errors ? [opts.errors(400)] : []), ...(opts.schemas ?? [])]);
     const declared = new Set(tags.map((tag) => tag.name));
     app.addHook('onRoute', (route) => {
       const schema = route.schema as { hide?: boolean; tags?: string[] } | undefined;
@@ -89,7 +88,7 @@ export const apiDocs = fp<DocsOptions>(
           throw new Error(`${where}: tag '${tag}' is not one of the API's tags (the contracts')`);
         }
       }
-      register([schema]);
+      addComponents(schemas, [schema]);
     });
     await app.register(swaggerUi, {
       routePrefix: opts.routePrefix ?? '/docs',

@@ -1,6 +1,6 @@
 // The input rules both services enforce for every operation, written into the OpenAPI document
 // where a schema can say them (the validators that enforce them: validation.ts, reject-nul.ts).
-import { isObject } from './openapi-components.js';
+import { isObject, operationsIn } from './openapi-components.js';
 
 type Json = Record<string, unknown>;
 
@@ -18,12 +18,19 @@ export const REQUEST_RULES = [
 ].join('\n');
 
 /**
- * Writes the rules into a generated document, in place: every string of a request (parameters
- * and bodies, the components they refer to included) that has no `pattern` of its own gets
- * `NO_NUL_PATTERN`; numeric path and query parameters say that they are plain decimals; a
- * parameter with a default is not required.
+ * A pattern only the document shows (the contracts' `notBlank`): the service enforces the rule
+ * itself, with its own message, or after trimming the value.
+ */
+const DOCUMENT_PATTERN = 'x-document-pattern';
+
+/**
+ * Writes the rules into a generated document, in place: every `x-document-pattern` becomes the
+ * schema's `pattern`; every string of a request (parameters and bodies, the components they
+ * refer to included) that has no `pattern` of its own gets `NO_NUL_PATTERN`; numeric path and
+ * query parameters say that they are plain decimals; a parameter with a default is not required.
  */
 export function writeRequestRules(document: Json): Json {
+  documentPatterns(document);
   const components = (isObject(document.components) && document.components.schemas) || {};
   const visited = new Set<unknown>();
   const noNul = (node: unknown): void => {
@@ -39,7 +46,7 @@ export function writeRequestRules(document: Json): Json {
     }
     for (const [key, value] of Object.entries(node)) if (key !== 'examples') noNul(value);
   };
-  for (const operation of operationsOf(document)) {
+  for (const operation of operationsIn(document)) {
     for (const parameter of (operation.parameters ?? []) as Json[]) {
       const schema = isObject(parameter.schema) ? parameter.schema : {};
       if (schema.default !== undefined && parameter.in !== 'path') delete parameter.required;
@@ -57,13 +64,12 @@ export function writeRequestRules(document: Json): Json {
   return document;
 }
 
-function operationsOf(document: Json): Json[] {
-  const paths = isObject(document.paths) ? document.paths : {};
-  return Object.values(paths).flatMap((item) =>
-    isObject(item)
-      ? Object.values(item).filter(
-          (value): value is Json => isObject(value) && isObject(value.responses),
-        )
-      : [],
-  );
+function documentPatterns(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(documentPatterns);
+  if (!isObject(node)) return;
+  if (typeof node[DOCUMENT_PATTERN] === 'string') {
+    node.pattern = node[DOCUMENT_PATTERN];
+    delete node[DOCUMENT_PATTERN];
+  }
+  Object.values(node).forEach(documentPatterns);
 }

@@ -30,30 +30,41 @@ const CACHE_HEADERS: ResponseHeaders = {
   etag: {
     type: 'string',
     description: 'Strong entity tag of the answer; send it back in `If-None-Match`',
+    required: true,
   },
-  'cache-control': { type: 'string', description: 'How the answer may be kept and reused' },
+  'cache-control': {
+    type: 'string',
+    description: 'How the answer may be kept and reused',
+    required: true,
+  },
 };
 
 /**
  * Statuses a route answers by its declaration: 400 for any request part it validates (every
- * documented route has a query string: unknown parameters are refused), 413 and 415 for a body,
+ * documented route has a query string: unknown parameters are refused) or a malformed body, 413
+ * and 415 for a body (which Fastify reads on every method but GET and HEAD),
  * 401 unless public, 429 unless the rate limit is off, 503 unless `config.database` is false (the
  * database unreachable, or the service overloaded) and 304 for a cached GET.
  */
-export function impliedStatuses(route: Pick<RouteOptions, 'schema' | 'config'>): number[] {
+export function impliedStatuses(
+  route: Pick<RouteOptions, 'schema' | 'config' | 'method'>,
+): number[] {
   const schema = (route.schema ?? {}) as Record<string, unknown>;
+  // Fastify reads the body of every request but a GET or HEAD (a DELETE's too, when it has one).
+  const readsBody = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
   const config = (route.config ?? {}) as {
     auth?: string;
     cache?: string;
     rateLimit?: unknown;
     database?: boolean;
   };
-  const validates = ['body', 'querystring', 'params', 'headers'].some((part) => schema[part]);
+  const validates =
+    readsBody || ['body', 'querystring', 'params', 'headers'].some((part) => schema[part]);
   return [
     ...(config.cache ? [304] : []),
     ...(validates ? [400] : []),
     ...(config.auth !== undefined && config.auth !== 'none' ? [401] : []),
-    ...(schema.body ? [413, 415] : []),
+    ...(readsBody ? [413, 415] : []),
     ...(config.rateLimit === false ? [] : [429]),
     ...(config.database === false ? [] : [503]),
   ];
@@ -64,7 +75,7 @@ export function impliedStatuses(route: Pick<RouteOptions, 'schema' | 'config'>):
  * `errors` (or a bare description when the service gives none), a 304 without a body.
  */
 export function withImpliedResponses(
-  route: Pick<RouteOptions, 'schema' | 'config'>,
+  route: Pick<RouteOptions, 'schema' | 'config' | 'method'>,
   errors?: ErrorResponses,
 ): Record<string, unknown> {
   const declared = isObject(route.schema?.response) ? route.schema.response : {};

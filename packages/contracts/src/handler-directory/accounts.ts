@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import { documented } from '../common.js';
 import { directoryErrors } from './errors.js';
 import { ObjectIdString } from './shared.js';
+import { directoryTag } from './tags.js';
 
 /** Both fields must be strings: an object such as `{"$ne": null}` is a 400, never a query. */
 export const LoginBodySchema = Type.Object(
@@ -11,7 +12,7 @@ export const LoginBodySchema = Type.Object(
     username: Type.String({ minLength: 1, maxLength: 200 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
   },
-  { title: 'LoginBody', additionalProperties: false },
+  { $id: 'AccountLoginBody', title: 'AccountLoginBody', additionalProperties: false },
 );
 export type LoginBody = Static<typeof LoginBodySchema>;
 
@@ -33,7 +34,7 @@ export const LoginResponseSchema = Type.Object(
     token: Type.String({ description: 'JWT (HS256) for `Authorization: Bearer <token>`' }),
     user: AccountSummarySchema,
   },
-  { $id: 'LoginResponse', title: 'LoginResponse', additionalProperties: false },
+  { $id: 'AccountLoginResponse', title: 'AccountLoginResponse', additionalProperties: false },
 );
 export type LoginResponse = Static<typeof LoginResponseSchema>;
 
@@ -41,7 +42,7 @@ const EXAMPLE_ACCOUNT_TOKEN =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2NjVmMWMyYWI0ZDNlOGExYzJmMGIwMDEiLCJyb2xlIjoiYWRtaW4ifQ.c2lnbmF0dXJl';
 
 export const loginOperation = {
-  tags: ['Auth'],
+  tags: directoryTag('Auth'),
   operationId: 'login',
   summary: 'Log in as an administrator and receive a JWT',
   description:

@@ -20,7 +20,8 @@ export type DirectoryError = Static<typeof DirectoryErrorSchema>;
 /** What each error status means in the directory, with its typical German message. */
 const DIRECTORY_ERROR_STATUSES = {
   400: {
-    description: 'Invalid request: the message names the field and the rule broken',
+    description:
+      'Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL)',
     example: 'Ungültige Anfrage: body.name darf nicht kürzer als 1 Zeichen sein',
   },
   401: {
@@ -40,6 +41,11 @@ const DIRECTORY_ERROR_STATUSES = {
   429: {
     description: 'Too many requests: retry after the number of seconds in `Retry-After`',
     example: 'Zu viele Anfragen, bitte später erneut versuchen',
+  },
+  503: {
+    description:
+      'Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given)',
+    example: 'Dienst vorübergehend nicht verfügbar',
   },
 };
 

@@ -1,10 +1,11 @@
 // The handlers resource: the dog handlers of the directory (the API calls them `users`), their
 // schemas and the documentation of every operation on them: the public list, the administrator
 // area under /api/users and the export.
-import { Type, type Static } from 'typebox';
-import { SuccessMessageSchema, documented } from '../common.js';
-import { directoryErrors, handlerNotFound } from './errors.js';
+import { Type, type Static, type TObject } from 'typebox';
+import { SuccessMessageSchema, documented, notBlank } from '../common.js';
+import { directoryErrors, handlerNotFound, type ErrorResponseSpec } from './errors.js';
 import { DateTime, ObjectIdString } from './shared.js';
+import { directoryTag } from './tags.js';
 
 export const Latitude = (description = 'Degrees north (WGS 84)', examples?: number[]) =>
   Type.Number({ minimum: -90, maximum: 90, description, ...(examples ? { examples } : {}) });
@@ -50,11 +51,13 @@ const Name = Type.String({
   minLength: 1,
   maxLength: 200,
   description: '1–200 characters after trimming',
+  ...notBlank,
 });
 const Phone = Type.String({
   minLength: 1,
   maxLength: 50,
   description: '1–50 characters after trimming',
+  ...notBlank,
 });
 const Address = Type.Union([Type.String({ maxLength: 300 }), Type.Null()], {
   description: 'Up to 300 characters; empty or null means none',
@@ -66,46 +69,64 @@ const Available = (options: { default?: boolean } = {}) =>
   Type.Boolean({ description: 'Listed publicly when true', ...options });
 const OptionalGps = Type.Union([GpsSchema, Type.Null()], { description: 'null means no position' });
 
-// Request bodies carry no `$id`: the documents write them inline, with the operation's examples
-// (the schemas nested in them, such as Gps, are referenced).
+// Request bodies are named (an `$id`): the documents refer to them, with each operation's example.
 
-/** Read-only fields (`_id`, `createdAt`, `updatedAt`, `__v`) sent back are ignored, not refused. */
+/**
+ * The fields the service owns, accepted in a body and ignored (a record sent back unchanged is
+ * not refused): `readOnly` in the documents. The route drops them before validation, so the
+ * handlers never see them: the bodies' static types leave them out.
+ */
+const serviceOwnedFields = {
+  _id: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: ignored' })),
+  createdAt: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: ignored' })),
+  updatedAt: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: ignored' })),
+  __v: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: ignored' })),
+};
+
+const createHandlerFields = {
+  name: Name,
+  phone: Phone,
+  address: Type.Optional(Address),
+  type: Type.Optional(TypeCode),
+  available: Type.Optional(Available({ default: true })),
+  gps: Type.Optional(OptionalGps),
+};
 export const CreateHandlerBodySchema = Type.Object(
-  {
-    name: Name,
-    phone: Phone,
-    address: Type.Optional(Address),
-    type: Type.Optional(TypeCode),
-    available: Type.Optional(Available({ default: true })),
-    gps: Type.Optional(OptionalGps),
-  },
-  { title: 'CreateHandlerBody', additionalProperties: false },
+  { ...createHandlerFields, ...serviceOwnedFields },
+  { $id: 'CreateHandlerBody', title: 'CreateHandlerBody', additionalProperties: false },
 );
-export type CreateHandlerBody = Static<typeof CreateHandlerBodySchema>;
+export type CreateHandlerBody = Static<TObject<typeof createHandlerFields>>;
 
+const updateHandlerFields = {
+  name: Type.Optional(Name),
+  phone: Type.Optional(Phone),
+  address: Type.Optional(Address),
+  type: Type.Optional(TypeCode),
+  available: Type.Optional(Available()),
+  gps: Type.Optional(OptionalGps),
+};
 /** Partial update: only the fields given change; null removes an optional field. */
 export const UpdateHandlerBodySchema = Type.Object(
+  { ...updateHandlerFields, ...serviceOwnedFields },
   {
-    name: Type.Optional(Name),
-    phone: Type.Optional(Phone),
-    address: Type.Optional(Address),
-    type: Type.Optional(TypeCode),
-    available: Type.Optional(Available()),
-    gps: Type.Optional(OptionalGps),
+    $id: 'UpdateHandlerBody',
+    title: 'UpdateHandlerBody',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'The fields to change: at least one besides the read-only ones',
   },
-  { title: 'UpdateHandlerBody', additionalProperties: false, minProperties: 1 },
 );
-export type UpdateHandlerBody = Static<typeof UpdateHandlerBodySchema>;
+export type UpdateHandlerBody = Static<TObject<typeof updateHandlerFields>>;
 
 export const AvailabilityBodySchema = Type.Object(
   { available: Available() },
-  { title: 'AvailabilityBody', additionalProperties: false },
+  { $id: 'AvailabilityBody', title: 'AvailabilityBody', additionalProperties: false },
 );
 export type AvailabilityBody = Static<typeof AvailabilityBodySchema>;
 
 export const GpsBodySchema = Type.Object(
   { lat: Latitude(), lng: Longitude() },
-  { title: 'GpsBody', additionalProperties: false },
+  { $id: 'GpsBody', title: 'GpsBody', additionalProperties: false },
 );
 export type GpsBody = Static<typeof GpsBodySchema>;
 
@@ -246,7 +267,8 @@ export type ExportJsonResponse = Static<typeof ExportJsonResponseSchema>;
 // ---------------------------------------------------------------------------------------------
 // Examples (typed against the schemas, so an example that no longer fits fails the build)
 
-const handlerExample: Handler = {
+/** The handler of the documents' examples (the export's CSV example is this handler's row). */
+export const handlerExample: Handler = {
   _id: '665f1c2ab4d3e8a1c2f0b123',
   name: 'Anna Bergmann',
   address: 'Am Forsthaus 5, 29614 Soltau',
@@ -270,18 +292,29 @@ const otherHandlerExample: Handler = {
 const { _id, createdAt: _created, updatedAt: _updated, ...createHandlerExample } = handlerExample;
 const { address: _address, ...handlerWithoutAddress } = handlerExample;
 
+/** An id with U+0000 (or a URL that cannot be decoded): 400, where any other id is a 404. */
+const idRefused: ErrorResponseSpec = [
+  400,
+  'Ungültige Anfrage: params.id darf das Zeichen U+0000 nicht enthalten',
+  'The id contains U+0000, or the URL cannot be decoded',
+];
+
 const handlerResponse = (description: string, data = handlerExample) =>
   documented(HandlerResponseSchema, { description, examples: [{ success: true, data }] });
 
-const CSV_EXAMPLE =
+/**
+ * The CSV export of `handlerExample`, byte for byte as the service writes it (a test compares the
+ * two): the phone starts with `+`, so it carries the formula guard `'`.
+ */
+export const EXPORT_CSV_EXAMPLE =
   '\ufeffid,name,address,phone,type,available,lat,lng,createdAt,updatedAt\r\n' +
-  '665f1c2ab4d3e8a1c2f0b123,Anna Bergmann,"Am Forsthaus 5, 29614 Soltau",+49 5191 987654,SW,true,52.9866,9.8429,2026-02-11T07:45:00.000Z,2026-03-02T16:10:27.000Z\r\n';
+  '665f1c2ab4d3e8a1c2f0b123,Anna Bergmann,"Am Forsthaus 5, 29614 Soltau",\'+49 5191 987654,SW,true,52.9866,9.8429,2026-02-11T07:45:00.000Z,2026-03-02T16:10:27.000Z\r\n';
 
 // ---------------------------------------------------------------------------------------------
 // Operations
 
 export const listAvailableHandlersOperation = {
-  tags: ['Public'],
+  tags: directoryTag('Public'),
   operationId: 'listAvailableHandlers',
   summary: 'Available handlers, by name or nearest first',
   description:
@@ -300,7 +333,7 @@ export const listAvailableHandlersOperation = {
 };
 
 export const listHandlersOperation = {
-  tags: ['Handlers'],
+  tags: directoryTag('Handlers'),
   operationId: 'listHandlers',
   summary: 'All handlers, available or not, by name',
   description:
@@ -315,19 +348,19 @@ export const listHandlersOperation = {
 };
 
 export const getHandlerOperation = {
-  tags: ['Handlers'],
+  tags: directoryTag('Handlers'),
   operationId: 'getHandler',
   summary: 'One handler',
   description: 'The handler with this `_id`, available or not. Admin or viewer.',
   params: HandlerIdParamsSchema,
   response: {
     200: handlerResponse('The handler'),
-    ...directoryErrors(401, handlerNotFound, 429),
+    ...directoryErrors(idRefused, 401, handlerNotFound, 429),
   },
 };
 
 export const createHandlerOperation = {
-  tags: ['Handlers'],
+  tags: directoryTag('Handlers'),
   operationId: 'createHandler',
   summary: 'Create a handler',
   description:
@@ -340,7 +373,7 @@ export const createHandlerOperation = {
 };
 
 export const updateHandlerOperation = {
-  tags: ['Handlers'],
+  tags: directoryTag('Handlers'),
   operationId: 'updateHandler',
   summary: 'Change some fields of a handler',
   description:
@@ -360,7 +393,7 @@ export const updateHandlerOperation = {
 };
 
 export const deleteHandlerOperation = {
-  tags: ['Handlers'],
+  tags: directoryTag('Handlers'),
   operationId: 'deleteHandler',
   summary: 'Delete a handler',
   description: 'Removes the handler for good. Admin only.',
@@ -370,12 +403,12 @@ export const deleteHandlerOperation = {
       description: 'The handler was deleted',
       examples: [{ success: true, message: 'Benutzer wurde gelöscht' }],
     }),
-    ...directoryErrors(401, 403, handlerNotFound, 429),
+    ...directoryErrors(idRefused, 401, 403, handlerNotFound, 429),
   },
 };
 
 export const setHandlerAvailabilityOperation = {
-  tags: ['Handlers'],
+  tags: directoryTag('Handlers'),
   operationId: 'setHandlerAvailability',
   summary: 'Set availability (moves the handler in or out of the public list)',
   description:
@@ -389,7 +422,7 @@ export const setHandlerAvailabilityOperation = {
 };
 
 export const setHandlerGpsOperation = {
-  tags: ['Handlers'],
+  tags: directoryTag('Handlers'),
   operationId: 'setHandlerGps',
   summary: 'Set the GPS position',
   description:
@@ -413,7 +446,7 @@ export const setHandlerGpsOperation = {
 };
 
 export const exportHandlersOperation = {
-  tags: ['Export'],
+  tags: directoryTag('Export'),
   operationId: 'exportHandlers',
   summary: 'All handlers as JSON, or as a CSV or XLSX download',
   description:
@@ -425,27 +458,41 @@ export const exportHandlersOperation = {
   response: {
     200: {
       description:
-        'The export: JSON, or with `format=csv` / `format=xlsx` a download (`Content-Disposition: attachment; filename="handlers-YYYY-MM-DD.csv"` or `.xlsx`)',
+        'The export: JSON, or with `format=csv` / `format=xlsx` a download; the media type follows `format`',
+      headers: {
+        'content-disposition': {
+          type: 'string',
+          description:
+            'With `format=csv` or `format=xlsx`: `attachment; filename="handlers-YYYY-MM-DD.csv"` (or `.xlsx`)',
+        },
+      },
       content: {
         'application/json': {
           schema: ExportJsonResponseSchema,
           example: {
             success: true,
             exportedAt: '2026-03-20T12:00:00.000Z',
-            data: [handlerExample],
             count: 1,
+            data: [handlerExample],
           } satisfies ExportJsonResponse,
         },
-        'text/csv': { schema: { type: 'string' }, example: CSV_EXAMPLE },
+        'text/csv': {
+          schema: {
+            type: 'string',
+            contentMediaType: 'text/csv',
+            description: `\`format=csv\`: UTF-8 with a byte-order mark, a header row \`${EXPORT_CSV_COLUMNS.join(',')}\` and a row per handler (by name), CRLF line ends`,
+          },
+          example: EXPORT_CSV_EXAMPLE,
+        },
         [XLSX_CONTENT_TYPE]: {
+          // Binary: no example (a workbook is a ZIP archive, bytes no example text can show).
           schema: {
             type: 'string',
             format: 'binary',
+            contentMediaType: XLSX_CONTENT_TYPE,
             description:
-              'Office Open XML workbook, sheet "Hundeführer" (beyond Excel\'s 1,048,575 rows a sheet, continued on "Hundeführer 2", …)',
+              '`format=xlsx`: Office Open XML workbook, sheet "Hundeführer" (beyond Excel\'s 1,048,575 rows a sheet, continued on "Hundeführer 2", …)',
           },
-          // Binary: the example names what arrives rather than showing its bytes.
-          example: '(binary) an XLSX workbook, a ZIP archive starting with the bytes "PK"',
         },
       },
     },

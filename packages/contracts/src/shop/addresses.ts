@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { DataEnvelope, SuccessMessageSchema, documented, documentedBody } from '../common.js';
+import { DataEnvelope, SuccessMessageSchema, documented } from '../common.js';
 import { customerNotFound, customerPathErrors, type ErrorResponseSpec } from './errors.js';
 import { Id, IdParamsSchema, Text } from './shared.js';
+import { shopTag } from './tags.js';
 
 export const AddressSchema = Type.Object(
   {
@@ -46,11 +47,12 @@ export const CreateAddressBodySchema = Type.Object(
     phone: Type.Optional(addressFields.phone),
     is_default: Type.Optional(addressFields.is_default),
   },
-  { title: 'CreateAddressBody', additionalProperties: false },
+  { $id: 'CreateAddressBody', title: 'CreateAddressBody', additionalProperties: false },
 );
 export type CreateAddressBody = Static<typeof CreateAddressBodySchema>;
 
 export const UpdateAddressBodySchema = Type.Partial(CreateAddressBodySchema, {
+  $id: 'UpdateAddressBody',
   title: 'UpdateAddressBody',
   additionalProperties: false,
   minProperties: 1,
@@ -87,13 +89,13 @@ const addressNotFound: ErrorResponseSpec = [
 ];
 
 export const createCustomerAddressOperation = {
-  tags: ['Customers'],
+  tags: shopTag('Customers'),
   operationId: 'createCustomerAddress',
   summary: 'Add an address (extension)',
   description:
     'At most 20 addresses per customer (409 beyond). `is_default: true` makes it the only default address.',
   params: IdParamsSchema,
-  body: documentedBody(CreateAddressBodySchema, {
+  body: documented(CreateAddressBodySchema, {
     examples: [
       {
         first_name: 'Jana',
@@ -121,13 +123,13 @@ export const createCustomerAddressOperation = {
 };
 
 export const updateCustomerAddressOperation = {
-  tags: ['Customers'],
+  tags: shopTag('Customers'),
   operationId: 'updateCustomerAddress',
   summary: 'Change an address (extension)',
   description:
     "Only the fields sent change. `is_default: true` clears the other default. Another customer's address is 404.",
   params: AddressParamsSchema,
-  body: documentedBody(UpdateAddressBodySchema, {
+  body: documented(UpdateAddressBodySchema, {
     examples: [{ address: 'Heideweg 12', is_default: true }],
   }),
   response: {
@@ -150,7 +152,7 @@ export const updateCustomerAddressOperation = {
 };
 
 export const deleteCustomerAddressOperation = {
-  tags: ['Customers'],
+  tags: shopTag('Customers'),
   operationId: 'deleteCustomerAddress',
   summary: 'Delete an address (extension)',
   description: "Deleting the default address leaves no default. Another customer's address is 404.",

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DataEnvelope, documented } from '../common.js';
 import { shopErrors } from './errors.js';
 import { Id } from './shared.js';
+import { shopTag } from './tags.js';
 
 export const CategorySchema = Type.Object(
   {
@@ -40,7 +41,7 @@ export const categoryExamples: Category[] = [
 ];
 
 export const listCategoriesOperation = {
-  tags: ['Categories'],
+  tags: shopTag('Categories'),
   operationId: 'listCategories',
   summary: 'List active categories',
   description:

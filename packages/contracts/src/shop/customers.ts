@@ -1,8 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { DataEnvelope, SuccessMessageSchema, documented, documentedBody } from '../common.js';
+import { DataEnvelope, SuccessMessageSchema, documented } from '../common.js';
 import { AddressSchema, addressExample } from './addresses.js';
 import { customerNotFound, customerPathErrors, shopErrors } from './errors.js';
 import { DateTime, Email, Id, IdParamsSchema, Text } from './shared.js';
+import { shopTag } from './tags.js';
 
 export const Password = () => Type.String({ minLength: 8, maxLength: 128 });
 
@@ -15,13 +16,13 @@ export const RegisterBodySchema = Type.Object(
     phone: Type.Optional(Type.String({ maxLength: 50 })),
     newsletter: Type.Optional(Type.Boolean()),
   },
-  { title: 'RegisterBody', additionalProperties: false },
+  { $id: 'RegisterBody', title: 'RegisterBody', additionalProperties: false },
 );
 export type RegisterBody = Static<typeof RegisterBodySchema>;
 
 export const LoginBodySchema = Type.Object(
   { email: Email(), password: Type.String({ minLength: 1, maxLength: 128 }) },
-  { title: 'LoginBody', additionalProperties: false },
+  { $id: 'CustomerLoginBody', title: 'CustomerLoginBody', additionalProperties: false },
 );
 export type LoginBody = Static<typeof LoginBodySchema>;
 
@@ -71,6 +72,7 @@ export const UpdateProfileBodySchema = Type.Object(
     ),
   },
   {
+    $id: 'UpdateProfileBody',
     title: 'UpdateProfileBody',
     additionalProperties: false,
     minProperties: 1,
@@ -107,12 +109,12 @@ const authExample = (message: string): AuthResponse => ({
 });
 
 export const registerCustomerOperation = {
-  tags: ['Customers'],
+  tags: shopTag('Customers'),
   operationId: 'registerCustomer',
   summary: 'Register a customer account',
   description:
     'Creates the account and logs it in (the answer carries a bearer token). The e-mail address is trimmed and lower-cased; passwords are 8 to 128 characters. `newsletter: true` also subscribes the address.',
-  body: documentedBody(RegisterBodySchema, {
+  body: documented(RegisterBodySchema, {
     examples: [
       {
         email: 'Jana.Johannsen@example.com',
@@ -143,12 +145,12 @@ export const registerCustomerOperation = {
 };
 
 export const loginCustomerOperation = {
-  tags: ['Customers'],
+  tags: shopTag('Customers'),
   operationId: 'loginCustomer',
   summary: 'Log in and get a bearer token',
   description:
     'An unknown e-mail address and a wrong password get the same 401 (the API key being valid). After repeated failures for the same e-mail address from the same client, or many from any clients, further attempts answer 429 with `Retry-After` until the window ends, without checking the password.',
-  body: documentedBody(LoginBodySchema, {
+  body: documented(LoginBodySchema, {
     examples: [{ email: 'jana.johannsen@example.com', password: 'correct horse battery' }],
   }),
   response: {
@@ -173,7 +175,7 @@ export const loginCustomerOperation = {
 };
 
 export const getCustomerProfileOperation = {
-  tags: ['Customers'],
+  tags: shopTag('Customers'),
   operationId: 'getCustomerProfile',
   summary: "The bearer's profile with addresses",
   description:
@@ -189,13 +191,13 @@ export const getCustomerProfileOperation = {
 };
 
 export const updateCustomerProfileOperation = {
-  tags: ['Customers'],
+  tags: shopTag('Customers'),
   operationId: 'updateCustomerProfile',
   summary: "Change the bearer's profile",
   description:
     'Only the fields sent change. `newsletter` subscribes (or re-activates) or unsubscribes the account address in the same transaction.',
   params: IdParamsSchema,
-  body: documentedBody(UpdateProfileBodySchema, {
+  body: documented(UpdateProfileBodySchema, {
     examples: [{ phone: '+49 170 5550123', newsletter: false }],
   }),
   response: {

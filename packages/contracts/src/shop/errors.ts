@@ -6,7 +6,8 @@ export type { ErrorResponseSpec } from '../common.js';
 /** What each error status means in the shop, with a typical message (OpenAPI documentation). */
 const SHOP_ERROR_STATUSES = {
   400: {
-    description: 'Invalid request: the message names the field and the rule broken',
+    description:
+      'Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL)',
     example: 'body.items.0.quantity must be >= 1',
   },
   401: {
@@ -32,6 +33,11 @@ const SHOP_ERROR_STATUSES = {
   429: {
     description: 'Too many requests: retry after the number of seconds in `Retry-After`',
     example: 'Too many requests, retry in 1 minute',
+  },
+  503: {
+    description:
+      'Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given)',
+    example: 'Service temporarily unavailable',
   },
 };
 

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { DataEnvelope, SuccessMessageSchema, documented, documentedBody } from '../common.js';
+import { DataEnvelope, SuccessMessageSchema, documented } from '../common.js';
 import { shopErrors } from './errors.js';
 import { Email, Id } from './shared.js';
+import { shopTag } from './tags.js';
 
 export const SubscribeBodySchema = Type.Object(
   {
@@ -22,7 +23,7 @@ export const SubscribeBodySchema = Type.Object(
       ),
     ),
   },
-  { title: 'SubscribeBody', additionalProperties: false },
+  { $id: 'SubscribeBody', title: 'SubscribeBody', additionalProperties: false },
 );
 export type SubscribeBody = Static<typeof SubscribeBodySchema>;
 
@@ -34,17 +35,17 @@ export const SubscribeResponseSchema = DataEnvelope(
 
 export const UnsubscribeBodySchema = Type.Object(
   { email: Email() },
-  { title: 'UnsubscribeBody', additionalProperties: false },
+  { $id: 'UnsubscribeBody', title: 'UnsubscribeBody', additionalProperties: false },
 );
 export type UnsubscribeBody = Static<typeof UnsubscribeBodySchema>;
 
 export const subscribeNewsletterOperation = {
-  tags: ['Newsletter'],
+  tags: shopTag('Newsletter'),
   operationId: 'subscribeNewsletter',
   summary: 'Subscribe an e-mail address',
   description:
     'An active address is 409; a previously unsubscribed one is re-activated with the same `subscriber_id` and the new preferences. `preferences.categories` must name active categories (duplicates are merged); `frequency` defaults to weekly. A customer account with this address gets `newsletter: true`.',
-  body: documentedBody(SubscribeBodySchema, {
+  body: documented(SubscribeBodySchema, {
     examples: [
       {
         email: 'jana.johannsen@example.com',
@@ -75,12 +76,12 @@ export const subscribeNewsletterOperation = {
 };
 
 export const unsubscribeNewsletterOperation = {
-  tags: ['Newsletter'],
+  tags: shopTag('Newsletter'),
   operationId: 'unsubscribeNewsletter',
   summary: 'Unsubscribe an e-mail address',
   description:
     'The record is kept with the time of unsubscribing. An address that is not actively subscribed is 404. A customer account with this address gets `newsletter: false`.',
-  body: documentedBody(UnsubscribeBodySchema, {
+  body: documented(UnsubscribeBodySchema, {
     examples: [{ email: 'jana.johannsen@example.com' }],
   }),
   response: {

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { DataEnvelope, SuccessMessageSchema, documented, documentedBody } from '../common.js';
+import { DataEnvelope, SuccessMessageSchema, documented } from '../common.js';
 import { shopErrors } from './errors.js';
 import { DateTime, Email, Id, IdParamsSchema, Money, Text } from './shared.js';
+import { shopTag } from './tags.js';
 
 export const OrderStatusSchema = Type.Union(
   [
@@ -18,7 +19,11 @@ export type OrderStatus = Static<typeof OrderStatusSchema>;
 export const OrderItemInputSchema = Type.Object(
   {
     product_id: Id(),
-    product_name: Text(300),
+    product_name: Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description: "Informational: the order takes the catalogue's name",
+    }),
     quantity: Type.Integer({ minimum: 1, maximum: 10_000 }),
     price: Money('Must equal the current catalogue price, else 409'),
   },
@@ -36,7 +41,7 @@ export const CreateOrderBodySchema = Type.Object(
       description: 'The same product twice is merged into one line',
     }),
   },
-  { title: 'CreateOrderBody', additionalProperties: false },
+  { $id: 'CreateOrderBody', title: 'CreateOrderBody', additionalProperties: false },
 );
 export type CreateOrderBody = Static<typeof CreateOrderBodySchema>;
 
@@ -47,7 +52,7 @@ export const CreatedOrderSchema = Type.Object(
 export type CreatedOrder = Static<typeof CreatedOrderSchema>;
 
 export const CreateOrderResponseSchema = DataEnvelope(CreatedOrderSchema, true, {
-  $id: 'CreateOrderResponse',
+  $id: 'OrderCreatedResponse',
 });
 export type CreateOrderResponse = Static<typeof CreateOrderResponseSchema>;
 
@@ -82,7 +87,7 @@ export const OrderDetailResponseSchema = DataEnvelope(OrderDetailSchema, false, 
 
 export const UpdateOrderStatusBodySchema = Type.Object(
   { status: OrderStatusSchema },
-  { title: 'UpdateOrderStatusBody', additionalProperties: false },
+  { $id: 'UpdateOrderStatusBody', title: 'UpdateOrderStatusBody', additionalProperties: false },
 );
 export type UpdateOrderStatusBody = Static<typeof UpdateOrderStatusBodySchema>;
 
@@ -118,7 +123,7 @@ export const orderDetailExample: OrderDetail = {
 const orderNotFound = [404, 'Order 999 not found', 'No order with this id'] as const;
 
 export const createOrderOperation = {
-  tags: ['Orders'],
+  tags: shopTag('Orders'),
   operationId: 'createOrder',
   summary: 'Place an order',
   description: [
@@ -138,7 +143,7 @@ export const createOrderOperation = {
     'once, on any replica, so it is safe to retry. Without a key a retry may place a second order.',
   ].join('\n'),
   headers: IdempotencyHeadersSchema,
-  body: documentedBody(CreateOrderBodySchema, {
+  body: documented(CreateOrderBodySchema, {
     examples: [
       {
         customer_name: 'Jana Johannsen',
@@ -152,6 +157,13 @@ export const createOrderOperation = {
     201: documented(CreateOrderResponseSchema, {
       description:
         'The order was placed (or, with `Idempotent-Replayed: true`, an earlier answer replayed)',
+      headers: {
+        'idempotent-replayed': {
+          type: 'string',
+          description:
+            '`true` when the answer replays the first one for this `Idempotency-Key` (a refusal replayed carries it too)',
+        },
+      },
       examples: [
         {
           success: true,
@@ -185,7 +197,7 @@ export const createOrderOperation = {
 };
 
 export const getOrderOperation = {
-  tags: ['Orders'],
+  tags: shopTag('Orders'),
   operationId: 'getOrder',
   summary: 'Order detail with its items',
   description: 'Item `price` is the unit price at order time; `total_price` is price × quantity.',
@@ -200,7 +212,7 @@ export const getOrderOperation = {
 };
 
 export const updateOrderStatusOperation = {
-  tags: ['Orders'],
+  tags: shopTag('Orders'),
   operationId: 'updateOrderStatus',
   summary: "Change an order's status",
   description: [
@@ -209,7 +221,7 @@ export const updateOrderStatusOperation = {
     'change is 409. Cancelling returns the stock. Every change is recorded in the history.',
   ].join('\n'),
   params: IdParamsSchema,
-  body: documentedBody(UpdateOrderStatusBodySchema, { examples: [{ status: 'confirmed' }] }),
+  body: documented(UpdateOrderStatusBodySchema, { examples: [{ status: 'confirmed' }] }),
   response: {
     200: documented(SuccessMessageSchema, {
       description: 'The status was changed, or already had this value',

@@ -3,6 +3,7 @@ import { DataEnvelope, PaginationSchema, documented, type Pagination } from '../
 import { shopErrors } from './errors.js';
 import { ReviewSchema, reviewExample } from './reviews.js';
 import { DateTime, Id, IdParamsSchema, Money, pageQuery } from './shared.js';
+import { shopTag } from './tags.js';
 
 export const ProductSchema = Type.Object(
   {
@@ -90,7 +91,7 @@ export const productDetailExample: ProductDetail = { ...productExample, reviews:
 const paginationExample: Pagination = { page: 1, limit: 20, total: 1, pages: 1 };
 
 export const listProductsOperation = {
-  tags: ['Products'],
+  tags: shopTag('Products'),
   operationId: 'listProducts',
   summary: 'List active products',
   description:
@@ -107,7 +108,7 @@ export const listProductsOperation = {
 };
 
 export const getProductOperation = {
-  tags: ['Products'],
+  tags: shopTag('Products'),
   operationId: 'getProduct',
   summary: 'Product detail with its 10 newest reviews',
   description:

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { DataEnvelope, PaginationSchema, documented, documentedBody } from '../common.js';
+import { DataEnvelope, PaginationSchema, documented, notBlank } from '../common.js';
 import { shopErrors } from './errors.js';
 import { DateTime, Id, IdParamsSchema, pageQuery } from './shared.js';
+import { shopTag } from './tags.js';
 
 export const ReviewSchema = Type.Object(
   {
@@ -82,17 +83,19 @@ export const CreateReviewBodySchema = Type.Object(
     title: Type.String({
       minLength: 3,
       maxLength: 100,
+      ...notBlank,
       description:
         '3–100 characters; surrounding whitespace is removed before the check and not stored',
     }),
     comment: Type.String({
       minLength: 10,
       maxLength: 1000,
+      ...notBlank,
       description:
         '10–1000 characters; surrounding whitespace is removed before the check and not stored',
     }),
   },
-  { title: 'CreateReviewBody', additionalProperties: false },
+  { $id: 'CreateReviewBody', title: 'CreateReviewBody', additionalProperties: false },
 );
 export type CreateReviewBody = Static<typeof CreateReviewBodySchema>;
 
@@ -130,7 +133,7 @@ const reviewSummaryExample: ReviewSummary = {
 const productNotFound = [404, 'Product 999 not found', 'No active product with this id'] as const;
 
 export const listProductReviewsOperation = {
-  tags: ['Reviews'],
+  tags: shopTag('Reviews'),
   operationId: 'listProductReviews',
   summary: 'List reviews of an active product, with a summary',
   description:
@@ -157,13 +160,13 @@ export const listProductReviewsOperation = {
 };
 
 export const createProductReviewOperation = {
-  tags: ['Reviews'],
+  tags: shopTag('Reviews'),
   operationId: 'createProductReview',
   summary: 'Review an active product as the signed-in customer',
   description:
     'One review per customer and product (409 for a second one). Title 3–100 and comment 10–1000 characters after trimming; the reviewer names come from the customer record.',
   params: IdParamsSchema,
-  body: documentedBody(CreateReviewBodySchema, {
+  body: documented(CreateReviewBodySchema, {
     examples: [
       {
         rating: 5,

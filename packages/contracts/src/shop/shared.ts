@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { notBlank } from '../common.js';
 
 /** A positive 32-bit row id (PostgreSQL `integer`); larger values can name nothing. */
 export const Id = (description?: string, examples?: number[]) =>
@@ -45,5 +46,6 @@ export const Money = (description?: string, examples?: number[]) =>
 
 export const Email = () => Type.String({ format: 'email', maxLength: 254 });
 
-/** A required human-entered text: at least one character, bounded length. */
-export const Text = (maxLength: number, minLength = 1) => Type.String({ minLength, maxLength });
+/** A required human-entered text: not blank, bounded length (stored trimmed). */
+export const Text = (maxLength: number, minLength = 1) =>
+  Type.String({ minLength, maxLength, ...notBlank });

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DataEnvelope, documented } from '../common.js';
 import { shopErrors } from './errors.js';
+import { shopTag } from './tags.js';
 
 export const StatsSchema = Type.Object(
   {
@@ -17,7 +18,7 @@ export const StatsResponseSchema = DataEnvelope(StatsSchema, false, { $id: 'Stat
 export type StatsResponse = Static<typeof StatsResponseSchema>;
 
 export const getStatsOperation = {
-  tags: ['Statistics'],
+  tags: shopTag('Statistics'),
   operationId: 'getStats',
   summary: 'Overall counts',
   description: '`products` and `categories` count active ones; `orders` and `customers` count all.',
