@@ -52,7 +52,7 @@ function requiredName(params: unknown): string {
 
 /**
  * The variables every service reads (each service's `.env.example` documents them), to spread into a
- * service's own schema: `Type.Object({ ...commonEnv({ port: 3000, jwtTtl: '1h', dataDir }), … })`.
+ * service's own schema: `Type.Object({ ...commonEnv({ port: 3000, jwtTtl: '1h', dataDir, … }), … })`.
  */
 export function commonEnv(defaults: {
   port: number;

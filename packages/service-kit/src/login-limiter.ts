@@ -5,7 +5,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { HttpError } from './http-error.js';
+import { HttpError, unauthorized } from './http-error.js';
 
 export interface LoginLimits {
   /** Failures per client address and account before further attempts are refused. */
@@ -31,6 +31,10 @@ export interface LoginLimiterOptions extends LoginLimits {
   unavailableMessage?: string;
   /** Retry-After of that 503, in seconds (default 5). */
   unavailableRetryAfterSeconds?: number;
+  /** The 401 of wrong credentials (the same for an unknown account); default English. */
+  failedMessage?: string;
+  /** The 429 while a limit is spent; default English. */
+  tooManyMessage?: (retryAfterSeconds: number) => string;
   /**
    * Counted here, where both are decided, for every service using the limiter: logins refused
    * for wrong credentials and logins refused because a limit is spent (prom-client counters).
@@ -98,6 +102,24 @@ export class LoginLimiter {
     };
     this.byAddress = counter('a', options.maxFailures);
     this.byAccount = counter('u', options.accountMaxFailures);
+  }
+
+  /**
+   * A login as both services answer it: the account `check` returns, else a 401 (wrong
+   * credentials, the same for an unknown account), or a 429 with Retry-After while a limit is
+   * spent. Arguments as for `attempt`.
+   */
+  async login<T>(address: string, account: string, check: () => Promise<T | null>): Promise<T> {
+    const attempt = await this.attempt(address, account, check);
+    if (attempt.limited) {
+      const seconds = attempt.retryAfterSeconds;
+      const message =
+        this.options.tooManyMessage?.(seconds) ??
+        `Too many failed logins, retry in ${seconds} seconds`;
+      throw tooManyLoginFailures(message, seconds);
+    }
+    if (!attempt.account) throw unauthorized(this.options.failedMessage ?? 'Invalid credentials');
+    return attempt.account;
   }
 
   /**

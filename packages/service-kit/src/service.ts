@@ -66,6 +66,9 @@ export interface ServiceMessages {
   overloaded?: string;
   tooManyRequests?: string;
   containsNul?: (field: string) => string;
+  /** 401 of a login with wrong credentials, and 429 while its limit is spent. */
+  loginFailed?: string;
+  tooManyLoginFailures?: (retryAfterSeconds: number) => string;
   /** 401 of a bearer route without a token, and with a malformed, expired or forged one. */
   tokenMissing?: string;
   tokenInvalid?: string;
@@ -188,6 +191,8 @@ export async function buildService<C extends CommonConfig>(
       redis: shared.rateLimitRedis,
       // A Redis that cannot be reached fails closed: 503 with Retry-After.
       unavailableMessage: text.unavailable,
+      failedMessage: text.loginFailed,
+      tooManyMessage: text.tooManyLoginFailures,
     }),
   );
   await app.register(bearerTokens, {

@@ -122,7 +122,9 @@ describe('loadShedding', () => {
   });
 
   it('reads its limits from PRESSURE_MAX_EVENT_LOOP_DELAY_MS and PRESSURE_MAX_POOL_WAITING', () => {
-    const schema = Type.Object(commonEnv({ port: 3000, jwtTtl: '1h', dataDir: '.data' }));
+    const schema = Type.Object(
+      commonEnv({ port: 3000, jwtTtl: '1h', dataDir: '.data', authRateLimitPerMinute: 10 }),
+    );
     expect(loadConfig(schema, {})).toMatchObject({
       PRESSURE_MAX_EVENT_LOOP_DELAY_MS: 1000,
       PRESSURE_MAX_POOL_WAITING: 100,

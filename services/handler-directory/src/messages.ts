@@ -57,6 +57,8 @@ export const GERMAN: ServiceMessages = {
   overloaded: MESSAGES.overloaded,
   tooManyRequests: MESSAGES.tooManyRequests,
   containsNul: MESSAGES.containsNul,
+  loginFailed: MESSAGES.loginFailed,
+  tooManyLoginFailures: MESSAGES.tooManyLoginFailures,
   tokenMissing: MESSAGES.tokenMissing,
   tokenInvalid: MESSAGES.tokenInvalid,
   clientErrors: MESSAGES.clientErrors,

@@ -29,6 +29,8 @@ export async function buildApp(
       name: 'shop',
       api: shopApi,
       errorBody: shopErrorBody,
+      // English is the builder's language; the login names what the shop's accounts sign in with.
+      messages: { loginFailed: 'Invalid email or password' },
       tokens: { issuer: JWT_ISSUER, audience: JWT_AUDIENCE },
       database,
       isDatabaseUnavailable,

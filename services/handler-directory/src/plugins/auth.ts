@@ -4,6 +4,8 @@ import {
   type ServiceContext,
   type ServicePlugin,
 } from '@dogshop/service-kit';
+// app.jwt (registered by service-kit's bearerTokens) is typed by @fastify/jwt's declarations.
+import type {} from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DirectoryConfig } from '../config.js';

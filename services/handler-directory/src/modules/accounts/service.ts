@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   hashPassword,
-  tooManyLoginFailures,
-  unauthorized,
   verifyAgainstDummy,
   verifyPassword,
   type LoginLimiter,
 } from '@dogshop/service-kit';
 import type { DirectoryDb } from '../../db/connection.js';
-import { MESSAGES } from '../../messages.js';
 import { toAccount, type Account } from './mapper.js';
 import {
   countAllAccounts,
@@ -92,15 +89,7 @@ export async function login(
   credentials: { username: string; password: string },
 ): Promise<Account> {
   const { username, password } = credentials;
-  const attempt = await limiter.attempt(ip, normalizeUsername(username), () =>
-    authenticate(db, username, password),
-  );
-  if (attempt.limited) {
-    const seconds = attempt.retryAfterSeconds;
-    throw tooManyLoginFailures(MESSAGES.tooManyLoginFailures(seconds), seconds);
-  }
-  if (!attempt.account) throw unauthorized(MESSAGES.loginFailed);
-  return attempt.account;
+  return limiter.login(ip, normalizeUsername(username), () => authenticate(db, username, password));
 }
 
 /** The account behind a token, if it still exists and is enabled. */

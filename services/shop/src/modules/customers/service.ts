@@ -3,8 +3,6 @@ import {
   conflict,
   hashPassword,
   notFound,
-  tooManyLoginFailures,
-  unauthorized,
   verifyAgainstDummy,
   verifyPassword,
   type LoginLimiter,
@@ -29,8 +27,6 @@ import {
 export type { Account };
 
 const alreadyRegistered = (email: string) => conflict(`email ${email} is already registered`);
-const invalidCredentials = () => unauthorized('Invalid email or password');
-
 /**
  * Creates the account, logged in (last_login is now). `newsletter: true` subscribes the address in
  * the same transaction; otherwise the flag mirrors a subscription the address may already have.
@@ -74,15 +70,7 @@ export async function login(
   email: string,
   password: string,
 ): Promise<Account> {
-  const attempt = await limiter.attempt(address, email, () =>
-    checkCredentials(db, email, password),
-  );
-  if (attempt.limited) {
-    const seconds = attempt.retryAfterSeconds;
-    throw tooManyLoginFailures(`Too many failed logins, retry in ${seconds} seconds`, seconds);
-  }
-  if (!attempt.account) throw invalidCredentials();
-  return attempt.account;
+  return limiter.login(address, email, () => checkCredentials(db, email, password));
 }
 
 /** The account (its login recorded) when the credentials are right, else null. */
