@@ -101,37 +101,43 @@ type InjectOptions = string | { method?: string; url?: string; path?: string };
 type Injected = { statusCode: number; headers: Answer['headers']; body: string };
 
 /**
- * Checks every answer an app gives through `app.inject` from now on against the document's
- * operations (requests to paths the document does not have are not operations and pass). The
- * app answers as always; `problems` lists each answer the document does not list, with its
- * request, for a test to assert empty.
+ * A log of the answers apps give, each checked against its operation in the document: `watch`
+ * an app (a test's real app) and every answer it gives through `app.inject` from then on is
+ * checked as it comes back; the app answers as always. Requests to paths the document does not
+ * have are not operations and pass. `problems` lists each answer the document does not list,
+ * with its request, for a test to assert empty.
  */
-export function checkEveryAnswer(app: { inject: unknown }, operations: Operation[]) {
+export function answerLog(operations: Operation[]) {
   const problemsOf = documentedAnswers();
   const operationOf = operationMatcher(operations);
   const problems: string[] = [];
   let checked = 0;
-  const inject = (app.inject as (opts?: InjectOptions) => unknown).bind(app);
-  app.inject = (opts?: InjectOptions) => {
-    if (opts === undefined) return inject(); // the chained form: not used by the tests
-    return (inject(opts) as Promise<Injected>).then((answer) => {
-      const method = typeof opts === 'string' ? 'GET' : (opts.method ?? 'GET');
-      const url = typeof opts === 'string' ? opts : (opts.url ?? opts.path ?? '/');
-      const op = operationOf(method, url);
-      if (op) {
-        checked += 1;
-        for (const problem of problemsOf(op, answer)) {
-          problems.push(`${method} ${url.slice(0, 120)} → ${answer.statusCode}: ${problem}`);
-        }
-      }
-      return answer;
-    });
+  const record = (opts: InjectOptions, answer: Injected) => {
+    const method = typeof opts === 'string' ? 'GET' : (opts.method ?? 'GET');
+    const url = typeof opts === 'string' ? opts : (opts.url ?? opts.path ?? '/');
+    const op = operationOf(method, url);
+    if (!op) return;
+    checked += 1;
+    for (const problem of problemsOf(op, answer)) {
+      problems.push(`${method} ${url.slice(0, 120)} → ${answer.statusCode}: ${problem}`);
+    }
   };
   return {
     problems,
     /** How many answers were operations' (and so checked). */
     get checked() {
       return checked;
+    },
+    watch<App extends { inject: unknown }>(app: App): App {
+      const inject = (app.inject as (opts?: InjectOptions) => unknown).bind(app);
+      app.inject = (opts?: InjectOptions) => {
+        if (opts === undefined) return inject(); // the chained form, which no test uses
+        return (inject(opts) as Promise<Injected>).then((answer) => {
+          record(opts, answer);
+          return answer;
+        });
+      };
+      return app;
     },
   };
 }

@@ -4,7 +4,7 @@
 // unicode strings, `$`/`.` keys, prototype-pollution keys, operator objects, nested depth bombs),
 // and every response is checked against the same document with Ajv (JSON Schema 2020-12).
 // Both services' fuzz and attack tests use it (test/fuzz.test.ts, test/attacks.test.ts); any test
-// can check every answer of an app against the document (checkEveryAnswer).
+// can check every answer of an app against the document (answerLog).
 //
 // openapi-operations.ts  the document's operations       valid-values.ts  schema → arbitrary
 // mutations.ts           hostile variants of a value     requests.ts      whole requests
@@ -13,7 +13,7 @@
 export { RawJson, toJsonText } from './json-text.js';
 export { contractChecker, type ContractChecker } from './contract-checker.js';
 export {
-  checkEveryAnswer,
+  answerLog,
   documentedAnswers,
   operationMatcher,
   type Answer,

@@ -22,6 +22,8 @@ export interface Schema {
   maxItems?: number;
   minProperties?: number;
   default?: unknown;
+  /** A field the service owns: sent back, it is ignored. */
+  readOnly?: boolean;
 }
 
 export interface Parameter {

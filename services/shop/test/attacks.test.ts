@@ -51,11 +51,13 @@ import { TEST_API_KEY, TEST_JWT_SECRET, createTestApp, type TestApp } from './su
 import { seedCatalogue } from './support/catalogue.js';
 import { expectShopError } from './support/contract.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
-import { operationsOf, readDocument, type Schema } from '@dogshop/api-fuzz';
+import { answerLog, operationsOf, readDocument, type Schema } from '@dogshop/api-fuzz';
 
 const operations = operationsOf(
   readDocument(new URL('../../../openapi/shop.json', import.meta.url)),
 );
+/** Every answer of the apps below, checked against the document (the last test asserts it). */
+const documented = answerLog(operations);
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof seedCatalogue>>;
@@ -67,6 +69,7 @@ let orderId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
+  documented.watch(t.app);
   ids = await seedCatalogue(t.app);
   ann = await registerCustomer(t, { first_name: 'Ann' });
   bob = await registerCustomer(t, { first_name: 'Bob' });
@@ -248,9 +251,17 @@ describe('API1: object level authorization', () => {
       });
       expectShopError(res, 400, /unknown field/);
     }
-    const res = await t.app.inject({
+    // An unknown query parameter is refused like an unknown body field (issue 20: one rule).
+    const asBob = await t.app.inject({
       method: 'POST',
       url: `/products/${product}/reviews?customer_id=${bob.id}`,
+      headers: bearer(ann.token),
+      payload: review,
+    });
+    expectShopError(asBob, 400, /querystring: unknown field 'customer_id'/);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/products/${product}/reviews`,
       headers: bearer(ann.token),
       payload: review,
     });
@@ -330,6 +341,7 @@ describe('API2: authentication', () => {
 
   it('refuses even the right password once login attempts are throttled', async () => {
     const limited = await createTestApp({ authRateLimitPerMinute: 3 });
+    documented.watch(limited.app);
     try {
       const victim = await registerCustomer(limited, { password: 'the right password' });
       const login = (password: string) =>
@@ -520,10 +532,9 @@ describe('API4: resource consumption', () => {
 
 describe('API4: database faults answer 503, not 500', () => {
   it('answers 503 in the envelope at once when the database cannot be reached, /ready included', async () => {
-    const app = await buildApp({
-      ...t.config,
-      databaseUrl: 'postgresql://postgres:x@127.0.0.1:1/gone',
-    });
+    const app = documented.watch(
+      await buildApp({ ...t.config, databaseUrl: 'postgresql://postgres:x@127.0.0.1:1/gone' }),
+    );
     try {
       const key = { 'x-api-key': TEST_API_KEY };
       const started = performance.now();
@@ -775,5 +786,12 @@ describe('injection', () => {
     } finally {
       await twin.close();
     }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists every answer above: its status, its body and its headers', () => {
+    expect(documented.problems).toEqual([]);
+    expect(documented.checked).toBeGreaterThan(500);
   });
 });
