@@ -12,6 +12,7 @@ export * from './customers.js';
 export * from './addresses.js';
 export * from './newsletter.js';
 export * from './stats.js';
+export * from './events.js';
 export * from './tags.js';
 
 /** The shop's OpenAPI self-description: title, auth schemes, tags and error responses. */

@@ -9,4 +9,5 @@ export const { list: shopTagList, tag: shopTag } = apiTags({
   Reviews: 'Product reviews',
   Newsletter: 'Newsletter subscription',
   Statistics: 'Overall counts',
+  Webhooks: 'Signed webhooks and the event feed',
 });

@@ -4,6 +4,7 @@ import type { ShopConfig } from '../config.js';
 import { addressRoutes } from './addresses/index.js';
 import { categoryRoutes } from './categories/index.js';
 import { customerRoutes } from './customers/index.js';
+import { eventRoutes } from './events/index.js';
 import { newsletterRoutes } from './newsletter/index.js';
 import { orderRoutes } from './orders/index.js';
 import { productRoutes } from './products/index.js';
@@ -27,4 +28,5 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   await app.register(addressRoutes);
   await app.register(newsletterRoutes);
   await app.register(statsRoutes);
+  await app.register(eventRoutes);
 };

@@ -75,6 +75,25 @@ const createdOrderAnswerJson = Prisma.sql`jsonb_build_object(
   'message', 'Order ' || numbered.id || ' created')`;
 
 /**
+ * The `order.created` event's rank, type and data: the order as GET /orders/{id} shows it
+ * (orderToDto, mapper.ts), built from the rows the statement writes (`placed`, `taken`).
+ */
+const orderCreatedEventSql = (order: OrderToPlace, at: string) => Prisma.sql`
+  SELECT 1, 'order.created', jsonb_build_object(
+           'id', placed.id,
+           'customer_name', ${order.customerName}::text,
+           'customer_email', ${order.customerEmail}::text,
+           'total_amount', trim_scale(placed.total_amount),
+           'status', placed.status,
+           'created_at', ${at}::text,
+           'items', (SELECT jsonb_agg(jsonb_build_object(
+                              'product_id', t.id, 'product_name', t.name,
+                              'quantity', t.quantity, 'price', trim_scale(t.price),
+                              'total_price', trim_scale(t.price * t.quantity)) ORDER BY t.id)
+                       FROM taken t))
+    FROM placed`;
+
+/**
  * Places the order if the catalogue accepts it as it stands, in ONE statement (its own
  * transaction, one round trip): every product exists, is active, has `unitPrice` as its price and
  * at least `quantity` in stock; with an Idempotency-Key, only if the key has no answer yet, and
@@ -94,8 +113,10 @@ const createdOrderAnswerJson = Prisma.sql`jsonb_build_object(
  *    answer on the key: INSERT … ON CONFLICT (answerSql). Every other write (`taken`, `placed`,
  *    `items`, `history`) is gated on `claim` having returned a row (without a key, on `numbered`):
  *    one subquery evaluated once, before any of them writes a row, never each row's own
- *    condition, since a CTE cannot undo a sibling's write. So the order and its answer are
- *    written together or not at all, and any failing write (the stock CHECK constraint, a
+ *    condition, since a CTE cannot undo a sibling's write. `events` writes `order.created` and,
+ *    for each product the order empties, `product.out_of_stock`, from `placed` and `taken`, so
+ *    only for an order placed. So the order, its events and its answer are written together or
+ *    not at all, and any failing write (the stock CHECK constraint, a
  *    trigger) fails the whole statement, the key's row included.
  *
  * Why a key places at most one order, under concurrency and crashes (READ COMMITTED):
@@ -136,7 +157,8 @@ export async function placeOrderIfAccepted(
 ): Promise<Placement> {
   const ids = order.lines.map((l) => l.productId);
   // The app's clock, as Prisma's own writes (and the later status changes) use it.
-  const now = Prisma.sql`${(key?.now ?? new Date()).toISOString()}::timestamptz`;
+  const at = (key?.now ?? new Date()).toISOString();
+  const now = Prisma.sql`${at}::timestamptz`;
   const keyed = key
     ? {
         existing: Prisma.sql`existing AS MATERIALIZED (${liveAnswerSql(key)}),`,
@@ -193,7 +215,7 @@ export async function placeOrderIfAccepted(
          SET stock = p.stock - w.quantity, updated_at = ${now}
         FROM wanted w
        WHERE p.id = w.product_id AND ${keyed.gate}
-      RETURNING p.id, p.name, p.price, w.quantity
+      RETURNING p.id, p.name, p.price, w.quantity, p.stock
     ), placed AS (
       INSERT INTO orders (id, customer_name, customer_email, customer_phone, total_amount, status,
                           created_at, updated_at)
@@ -210,6 +232,16 @@ export async function placeOrderIfAccepted(
     ), history AS (
       INSERT INTO order_status_history (order_id, from_status, to_status, changed_at)
       SELECT placed.id, NULL, placed.status, ${now} FROM placed
+    ), events AS (
+      INSERT INTO events (type, occurred_at, data)
+      SELECT e.type, ${now}, e.data
+        FROM (${orderCreatedEventSql(order, at)}
+              UNION ALL
+              SELECT 2, 'product.out_of_stock', jsonb_build_object(
+                       'product_id', t.id, 'name', t.name, 'stock', t.stock)
+                FROM taken t
+               WHERE t.stock = 0) e(rank, type, data)
+       ORDER BY e.rank
     )
     SELECT placed.id AS "orderId", placed.total_amount::text AS total, v.accepted,
            ${keyed.answer} AS answer,
@@ -261,7 +293,7 @@ export async function recordStatusChange(
   });
 }
 
-export const findOrderWithItems = (db: Db, id: number) =>
+export const findOrderWithItems = (db: Db | Tx, id: number) =>
   db.order.findUnique({
     where: { id },
     include: { items: { orderBy: [{ productId: 'asc' }, { id: 'asc' }] } },
@@ -296,6 +328,14 @@ export const findOrderLines = (tx: Tx, orderId: number) =>
     orderBy: { productId: 'asc' },
   });
 
-export async function returnStock(tx: Tx, productId: number, quantity: number): Promise<void> {
-  await tx.product.update({ where: { id: productId }, data: { stock: { increment: quantity } } });
-}
+/** Puts `quantity` back; returns the product's name and its stock after. */
+export const returnStock = (
+  tx: Tx,
+  productId: number,
+  quantity: number,
+): Promise<{ id: number; name: string; stock: number }> =>
+  tx.product.update({
+    where: { id: productId },
+    data: { stock: { increment: quantity } },
+    select: { id: true, name: true, stock: true },
+  });

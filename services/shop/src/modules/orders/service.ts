@@ -8,6 +8,7 @@ import type {
 import { conflict, notFound, type HttpError } from '@dogshop/service-kit';
 import type { Db, Tx } from '../../db/client.js';
 import { retryingConflicts } from '../../db/prisma-errors.js';
+import { insertEvents } from '../events/repository.js';
 import { Decimal, sameCents, toMoneyNumber } from '../../domain/money.js';
 import { optionalText, requiredText } from '../../domain/text.js';
 import {
@@ -257,15 +258,42 @@ const changeStatus = (db: Db, id: number, to: OrderStatus): Promise<string> =>
         );
       }
       if (!(await changeStatusIf(tx, id, from, to))) continue;
+      const at = new Date();
       await recordStatusChange(tx, id, from, to);
-      if (returnsStock(to)) await restock(tx, id);
+      const restocked = returnsStock(to) ? await restock(tx, id) : [];
+      const order = await findOrderWithItems(tx, id);
+      if (!order) throw new Error(`order ${id} vanished while its status changed`);
+      // Written in this transaction: they exist exactly when the change is committed.
+      await insertEvents(tx, [
+        {
+          type: 'order.status_changed',
+          data: { from, to, order: orderToDto(order) },
+          occurredAt: at,
+        },
+        ...restocked
+          .filter((p) => p.stock === p.returned)
+          .map((p) => ({
+            type: 'product.back_in_stock' as const,
+            data: { product_id: p.id, name: p.name, stock: p.stock },
+            occurredAt: at,
+          })),
+      ]);
       return `Order ${id} status changed from ${from} to ${to}`;
     }
   }, ORDER_TRANSACTION);
 
-/** Ascending product id, the same lock order as placing an order. */
-async function restock(tx: Tx, orderId: number): Promise<void> {
+/**
+ * Ascending product id, the same lock order as placing an order. Returns each product's stock
+ * after and the quantity returned (equal: it was out of stock).
+ */
+async function restock(
+  tx: Tx,
+  orderId: number,
+): Promise<Array<{ id: number; name: string; stock: number; returned: number }>> {
+  const restocked = [];
   for (const line of await findOrderLines(tx, orderId)) {
-    await returnStock(tx, line.productId, line.quantity);
+    const product = await returnStock(tx, line.productId, line.quantity);
+    restocked.push({ ...product, returned: line.quantity });
   }
+  return restocked;
 }

@@ -1,5 +1,5 @@
 import type { ReviewListQuery } from '@dogshop/contracts/shop';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 /** A review as shown: the reviewer's names come from the customer record. */
@@ -93,10 +93,24 @@ export async function findReviewPage(
   };
 }
 
+/** Inserts the review; returns it as shown, the reviewer's names included. */
 export async function insertReview(
-  db: Db,
+  tx: Tx,
   review: { productId: number; customerId: number; rating: number; title: string; comment: string },
-): Promise<number> {
-  const row = await db.review.create({ data: review, select: { id: true } });
-  return row.id;
+): Promise<ReviewRow> {
+  const { customer, ...row } = await tx.review.create({
+    data: review,
+    select: {
+      id: true,
+      productId: true,
+      customerId: true,
+      rating: true,
+      title: true,
+      comment: true,
+      helpfulCount: true,
+      createdAt: true,
+      customer: { select: { firstName: true, lastName: true } },
+    },
+  });
+  return { ...row, ...customer };
 }

@@ -7,6 +7,7 @@ import type {
 import { conflict, unauthorized } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/prisma-errors.js';
+import { insertEvents } from '../events/repository.js';
 import { assertProductVisible, productNotFound } from '../products/service.js';
 import { reviewToDto } from './mapper.js';
 import { findReviewPage, insertReview } from './repository.js';
@@ -70,12 +71,21 @@ export async function createReview(
 ): Promise<{ review_id: number }> {
   await assertProductVisible(db, productId);
   try {
-    const id = await insertReview(db, {
-      productId,
-      customerId,
-      rating: body.rating,
-      title: body.title,
-      comment: body.comment,
+    // The review and its event commit together.
+    const id = await db.$transaction(async (tx) => {
+      const review = reviewToDto(
+        await insertReview(tx, {
+          productId,
+          customerId,
+          rating: body.rating,
+          title: body.title,
+          comment: body.comment,
+        }),
+      );
+      await insertEvents(tx, [
+        { type: 'review.created', data: review, occurredAt: new Date(review.created_at) },
+      ]);
+      return review.id;
     });
     return { review_id: id };
   } catch (error) {

@@ -1,0 +1,28 @@
+import type { EventFeed, EventFeedQuery } from '@dogshop/contracts/shop';
+import type { Db } from '../../db/client.js';
+import { eventToDto } from './mapper.js';
+import { findEventsAfter, hasUnsequencedEvents, sequenceEvents } from './repository.js';
+
+/** How many events one sequencer statement numbers. */
+const SEQUENCE_BATCH = 1000;
+
+/** Numbers every event committed so far (see sequenceEvents); returns how many. */
+export async function sequenceCommittedEvents(db: Db): Promise<number> {
+  let numbered = 0;
+  while (await hasUnsequencedEvents(db)) {
+    const count = await sequenceEvents(db, SEQUENCE_BATCH);
+    numbered += count;
+    if (count < SEQUENCE_BATCH) break;
+  }
+  return numbered;
+}
+
+/**
+ * The feed: events after `after` in commit order. Events committed before the request are
+ * numbered first, so a client sees its own changes at once.
+ */
+export async function listEvents(db: Db, query: EventFeedQuery): Promise<EventFeed> {
+  await sequenceCommittedEvents(db);
+  const events = (await findEventsAfter(db, query.after, query.limit)).map(eventToDto);
+  return { events, next_after: events.at(-1)?.sequence ?? query.after };
+}
