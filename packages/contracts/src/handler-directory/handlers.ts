@@ -308,7 +308,7 @@ const handlerResponse = (description: string, data = handlerExample) =>
  */
 export const EXPORT_CSV_EXAMPLE =
   '\ufeffid,name,address,phone,type,available,lat,lng,createdAt,updatedAt\r\n' +
-  '665f1c2ab4d3e8a1c2f0b123,Anna Bergmann,"Am Forsthaus 5, 29614 Soltau",\'+49 5191 987654,SW,true,52.9866,9.8429,2026-02-11T07:45:00.000Z,2026-03-02T16:10:27.000Z\r\n';
+  '665f1c2ab4d3e8a1c2f0b123,Anna Bergmann,"Am Forsthaus 5, 29614 Soltau",\'+49 5191 987654,SW,true,52.9866,9.8429,2026-02-11T07:45:00.000Z,2026-03-02T16:10:27.000Z';
 
 // ---------------------------------------------------------------------------------------------
 // Operations

@@ -1,7 +1,7 @@
 import type { PoolStats } from '@dogshop/service-kit';
-import mongoose, { type Connection, type mongo } from 'mongoose';
+import mongoose, { type Connection } from 'mongoose';
 import { registerAccountModel, type AccountModel } from './account-model.js';
-import { registerHandlerModel, type HandlerModel, type HandlerRecord } from './handler-model.js';
+import { registerHandlerModel, type HandlerModel } from './handler-model.js';
 import { watchPool } from './pool-stats.js';
 
 // Defence in depth against operator injection: request bodies are already validated as closed
@@ -13,13 +13,12 @@ export const DEFAULT_DATABASE = 'handler_directory';
 
 export interface DirectoryDb {
   connection: Connection;
-  handlers: HandlerModel;
   /**
-   * The same collection through the driver, for reads of many handlers: Mongoose's query casting
-   * and cursor cost more per document than the read itself there. Driver operations also never
-   * wait in Mongoose's command buffer, so an outage still fails fast (503).
+   * The handlers (collection `handlers`): the one way to them. modules/handlers/repository.ts is
+   * the only code that queries it, and reads many handlers through the driver's collection
+   * behind this model (why: see there).
    */
-  handlerRecords: mongo.Collection<HandlerRecord>;
+  handlers: HandlerModel;
   /** The administrator accounts (collection `admins`). */
   admins: AccountModel;
   /** Resolves when the server answers a ping. */
@@ -74,7 +73,6 @@ export async function openDirectoryDb(
   return {
     connection,
     handlers,
-    handlerRecords: connection.db!.collection<HandlerRecord>(handlers.collection.collectionName),
     admins,
     ping: async () => {
       await connection.db!.command({ ping: 1 });

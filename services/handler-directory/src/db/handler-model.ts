@@ -1,40 +1,18 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { Schema, type Connection, type HydratedDocument, type Model } from 'mongoose';
+import { HANDLER_PATHS, type StoredHandler } from '../modules/handlers/fields.js';
 import { nameSortKey } from '../modules/handlers/name-sort.js';
 
-export interface HandlerRecord {
-  _id: Types.ObjectId;
-  name: string;
-  /** Derived from `name` (see nameSortKey); never part of a response. */
+/** A stored handler: the fields of modules/handlers/fields.ts, and the name's sort key. */
+export type HandlerRecord = StoredHandler & {
+  /** Derived from `name` (see nameSortKey) by the hooks below; never part of a response. */
   nameSort: string;
-  phone: string;
-  address?: string;
-  type?: string;
-  available: boolean;
-  gps?: { lat: number; lng: number };
-  createdAt: Date;
-  updatedAt: Date;
-}
+};
 
 export type HandlerModel = Model<HandlerRecord>;
 
-const gpsSchema = new Schema(
-  {
-    lat: { type: Number, required: true, min: -90, max: 90 },
-    lng: { type: Number, required: true, min: -180, max: 180 },
-  },
-  { _id: false, strict: 'throw' },
-);
-
+// The paths are the field table's (modules/handlers/fields.ts); the sort key is the model's own.
 const handlerSchema = new Schema<HandlerRecord>(
-  {
-    name: { type: String, required: true, trim: true, minlength: 1, maxlength: 200 },
-    nameSort: { type: String, required: true },
-    phone: { type: String, required: true, trim: true, minlength: 1, maxlength: 50 },
-    address: { type: String, trim: true, maxlength: 300 },
-    type: { type: String, trim: true, maxlength: 50 },
-    available: { type: Boolean, required: true, default: true },
-    gps: { type: gpsSchema, default: undefined },
-  },
+  { ...HANDLER_PATHS, nameSort: { type: String, required: true } },
   {
     collection: 'handlers',
     timestamps: true,
@@ -48,9 +26,16 @@ const handlerSchema = new Schema<HandlerRecord>(
 handlerSchema.index({ available: 1, nameSort: 1, _id: 1 });
 handlerSchema.index({ nameSort: 1, _id: 1 });
 
-// Documents (create, insertMany) derive the sort key here; updates set it with the name.
+// The sort key follows the name wherever the model writes it: documents (create, insertMany)
+// derive it before validation, updates that set the name set it beside.
 handlerSchema.pre('validate', function (this: HydratedDocument<HandlerRecord>) {
   if (typeof this.name === 'string') this.nameSort = nameSortKey(this.name);
+});
+handlerSchema.pre(['findOneAndUpdate', 'updateOne', 'updateMany'], function () {
+  const update = this.getUpdate();
+  if (!update || Array.isArray(update)) return;
+  const name: unknown = update.$set?.name ?? update.name;
+  if (typeof name === 'string') this.set('nameSort', nameSortKey(name));
 });
 
 export const registerHandlerModel = (connection: Connection): HandlerModel =>

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { EXPORT_CSV_COLUMNS } from '@dogshop/contracts/handler-directory';
 import ExcelJS from 'exceljs';
 
 /** Reads an XLSX file back with ExcelJS (its regular, non-streaming reader). */
@@ -16,8 +17,11 @@ export async function collect(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Every cell of every row of a sheet, 10 columns a row, empty cells included. */
-export function sheetCells(sheet: ExcelJS.Worksheet, columns = 10): ExcelJS.Cell[][] {
+/** Every cell of every row of a sheet, a cell per export column, empty cells included. */
+export function sheetCells(
+  sheet: ExcelJS.Worksheet,
+  columns: number = EXPORT_CSV_COLUMNS.length,
+): ExcelJS.Cell[][] {
   const rows: ExcelJS.Cell[][] = [];
   for (let r = 1; r <= sheet.rowCount; r += 1) {
     const row = sheet.getRow(r);

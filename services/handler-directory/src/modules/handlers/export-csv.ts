@@ -1,12 +1,11 @@
 // The CSV export, for tools and imports. Streams from the same cursor as the other formats
-// (see export-json.ts).
+// (see export-json.ts); its columns are the field table's (fields.ts's EXPORT_COLUMNS).
 import { pipeline, Readable, Transform } from 'node:stream';
-import { EXPORT_CSV_COLUMNS } from '@dogshop/contracts/handler-directory';
+import type { Handler } from '@dogshop/contracts/handler-directory';
 import { format } from 'fast-csv';
 import type { DirectoryDb } from '../../db/connection.js';
-import type { HandlerRecord } from '../../db/handler-model.js';
-import { CHUNK_CHARS } from './export-json.js';
-import { handlerBatches } from './repository.js';
+import { CHUNK_CHARS, handlerViews } from './export-json.js';
+import { EXPORT_COLUMNS, type CellKind, type CellValue } from './fields.js';
 
 export type CsvDelimiter = 'comma' | 'semicolon';
 
@@ -20,38 +19,55 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  */
 export const neutraliseFormula = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
 
-/** One CSV row, in the order of EXPORT_CSV_COLUMNS; text cells neutralised against formulas. */
-function csvRow(record: HandlerRecord): string[] {
-  return [
-    record._id.toHexString(),
-    neutraliseFormula(record.name),
-    neutraliseFormula(record.address ?? ''),
-    neutraliseFormula(record.phone),
-    neutraliseFormula(record.type ?? ''),
-    String(record.available),
-    record.gps ? String(record.gps.lat) : '',
-    record.gps ? String(record.gps.lng) : '',
-    record.createdAt.toISOString(),
-    record.updatedAt.toISOString(),
-  ];
+const plain = (value: CellValue) => (value === undefined || value === null ? '' : String(value));
+
+/** A cell of each kind as CSV text; missing values are empty. */
+const CSV_CELL: Record<CellKind, (value: CellValue) => string> = {
+  text: (value) => neutraliseFormula(plain(value)),
+  id: plain,
+  number: plain,
+  boolean: plain,
+  dateTime: plain,
+};
+
+const CELLS = EXPORT_COLUMNS.map((column) => ({
+  read: column.value,
+  write: CSV_CELL[column.kind],
+}));
+
+/** One CSV row, a cell per column of EXPORT_COLUMNS; text cells neutralised against formulas. */
+function csvRow(handler: Handler): string[] {
+  const row = new Array<string>(CELLS.length);
+  for (let i = 0; i < CELLS.length; i += 1) {
+    const cell = CELLS[i]!;
+    row[i] = cell.write(cell.read(handler));
+  }
+  return row;
 }
 
+/** Every handler by name as CSV (see csvFile). */
+export const exportCsv = (db: DirectoryDb, delimiter: CsvDelimiter): Readable =>
+  csvFile(handlerViews(db), delimiter);
+
 /**
- * RFC 4180 CSV written by fast-csv (CRLF rows, fields with the delimiter, quotes or line breaks
- * quoted, quotes doubled) with a UTF-8 byte-order mark so spreadsheets read umlauts correctly.
- * Rows go to the formatter as arrays (no per-row header lookup), and its one-row pieces leave
- * in chunks of about CHUNK_CHARS.
+ * Handlers as the API shows them, batch by batch, as RFC 4180 CSV written by fast-csv (CRLF rows,
+ * fields with the delimiter, quotes or line breaks quoted, quotes doubled) with a UTF-8
+ * byte-order mark so spreadsheets read umlauts correctly. Rows go to the formatter as arrays (no
+ * per-row header lookup), and its one-row pieces leave in chunks of about CHUNK_CHARS.
  */
-export function exportCsv(db: DirectoryDb, delimiter: CsvDelimiter): Readable {
+export function csvFile(
+  batches: AsyncIterable<readonly Handler[]>,
+  delimiter: CsvDelimiter,
+): Readable {
   const csv = format<string[], string[]>({
-    headers: [...EXPORT_CSV_COLUMNS],
+    headers: EXPORT_COLUMNS.map((column) => column.header),
     alwaysWriteHeaders: true,
     delimiter: delimiter === 'semicolon' ? ';' : ',',
     rowDelimiter: '\r\n',
   });
   async function* rows(): AsyncGenerator<string[]> {
-    for await (const records of handlerBatches(db)) {
-      for (const record of records) yield csvRow(record);
+    for await (const handlers of batches) {
+      for (const handler of handlers) yield csvRow(handler);
     }
   }
   const output = inChunks('\ufeff');

@@ -1,14 +1,15 @@
 // The XLSX export, for people who open the file in a spreadsheet: typed cells (text, numbers,
 // booleans, dates) and never a formula, so it needs no apostrophe guard like the CSV. ExcelJS's
 // streaming writer takes one row at a time from the same cursor as the other formats and each row
-// is committed at once, so memory stays flat.
+// is committed at once, so memory stays flat. Its columns are the field table's (fields.ts's
+// EXPORT_COLUMNS), the same as the CSV's.
 import { PassThrough, type Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { EXPORT_CSV_COLUMNS } from '@dogshop/contracts/handler-directory';
+import type { Handler } from '@dogshop/contracts/handler-directory';
 import ExcelJS from 'exceljs';
 import type { DirectoryDb } from '../../db/connection.js';
-import type { HandlerRecord } from '../../db/handler-model.js';
-import { handlerBatches } from './repository.js';
+import { handlerViews } from './export-json.js';
+import { EXPORT_COLUMNS, type CellKind, type CellValue } from './fields.js';
 
 /** Excel opens at most 1,048,576 rows a sheet, the header included; more handlers go on to a next sheet. */
 export const XLSX_MAX_ROWS_PER_SHEET = 1_048_575;
@@ -16,18 +17,6 @@ export const XLSX_MAX_ROWS_PER_SHEET = 1_048_575;
 const SHEET_NAME = 'Hundeführer';
 /** Timestamps are written in UTC, like the other formats. */
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
-const COLUMN_WIDTHS: Record<(typeof EXPORT_CSV_COLUMNS)[number], number> = {
-  id: 26,
-  name: 32,
-  address: 40,
-  phone: 20,
-  type: 8,
-  available: 10,
-  lat: 11,
-  lng: 11,
-  createdAt: 20,
-  updatedAt: 20,
-};
 
 // Characters XML 1.0 cannot carry (ExcelJS would silently drop them, and U+FFFE/U+FFFF would
 // make the file unreadable), CR (XML readers turn it into LF), and the underscore that starts a
@@ -46,37 +35,36 @@ export const xlsxText = (text: string): string =>
     (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
   );
 
+const missing = (value: CellValue): value is null | undefined =>
+  value === undefined || value === null;
+
 /**
- * One row in the order of EXPORT_CSV_COLUMNS. Plain strings become string cells: ExcelJS writes
- * a formula only for a `{formula}` object, so text starting with `=` stays text. Missing values
+ * A cell of each kind as an ExcelJS value. Plain strings become string cells: ExcelJS writes a
+ * formula only for a `{formula}` object, so text starting with `=` stays text. Missing values
  * are empty cells.
  */
-function xlsxRow(record: HandlerRecord): ExcelJS.CellValue[] {
-  return [
-    record._id.toHexString(),
-    xlsxText(record.name),
-    record.address ? xlsxText(record.address) : null,
-    xlsxText(record.phone),
-    record.type ? xlsxText(record.type) : null,
-    record.available,
-    record.gps ? record.gps.lat : null,
-    record.gps ? record.gps.lng : null,
-    record.createdAt,
-    record.updatedAt,
-  ];
-}
+const XLSX_CELL: Record<CellKind, (value: CellValue) => ExcelJS.CellValue> = {
+  text: (value) => (missing(value) ? null : xlsxText(String(value))),
+  id: (value) => (missing(value) ? null : value),
+  number: (value) => (missing(value) ? null : value),
+  boolean: (value) => (missing(value) ? null : value),
+  // The API's ISO 8601 text (UTC, milliseconds) back to the instant it was written from.
+  dateTime: (value) => (missing(value) ? null : new Date(String(value))),
+};
+
+/** One row, a cell per column of EXPORT_COLUMNS. */
+const xlsxRow = (handler: Handler): ExcelJS.CellValue[] =>
+  EXPORT_COLUMNS.map((column) => XLSX_CELL[column.kind](column.value(handler)));
 
 function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, number: number) {
   const sheet = workbook.addWorksheet(number === 1 ? SHEET_NAME : `${SHEET_NAME} ${number}`, {
     views: [{ state: 'frozen', ySplit: 1 }],
   });
-  sheet.columns = EXPORT_CSV_COLUMNS.map((column) => ({
-    width: COLUMN_WIDTHS[column],
-    ...(column === 'createdAt' || column === 'updatedAt'
-      ? { style: { numFmt: DATE_TIME_FORMAT } }
-      : {}),
+  sheet.columns = EXPORT_COLUMNS.map((column) => ({
+    width: column.width,
+    ...(column.kind === 'dateTime' ? { style: { numFmt: DATE_TIME_FORMAT } } : {}),
   }));
-  const header = sheet.addRow([...EXPORT_CSV_COLUMNS]);
+  const header = sheet.addRow(EXPORT_COLUMNS.map((column) => column.header));
   header.font = { bold: true };
   header.commit();
   return sheet;
@@ -145,15 +133,15 @@ async function writeWorkbook(db: DirectoryDb, output: PassThrough, rowsPerSheet:
   let rowsInSheet = 0;
   let rows = 0;
   // Leaving the loop early closes the cursor.
-  for await (const records of handlerBatches(db)) {
-    for (const record of records) {
+  for await (const handlers of handlerViews(db)) {
+    for (const handler of handlers) {
       if (rowsInSheet === rowsPerSheet) {
         sheet.commit();
         sheets += 1;
         sheet = addSheet(workbook, sheets);
         rowsInSheet = 0;
       }
-      sheet.addRow(xlsxRow(record)).commit();
+      sheet.addRow(xlsxRow(handler)).commit();
       rowsInSheet += 1;
       rows += 1;
       if (rows % ROWS_PER_SLICE === 0 && !(await caughtUp(sheet, output))) return;

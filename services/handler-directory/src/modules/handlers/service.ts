@@ -26,9 +26,9 @@ import {
   type DistanceKey,
   type NameKey,
 } from './cursor.js';
+import { changesFromUpdate, storedFromCreate } from './fields.js';
 import { distanceKm, roundKm, type Point } from './geo.js';
 import { toHandler } from './mapper.js';
-import { nameSortKey } from './name-sort.js';
 import {
   availableHandlers,
   countAllHandlers,
@@ -180,19 +180,13 @@ export async function getHandler(db: DirectoryDb, id: string): Promise<Handler> 
   return found(await findHandlerById(db, handlerId(id)));
 }
 
+/** Stores the body's fields (an empty optional text or null is none) and the defaults (fields.ts). */
 export async function createHandler(
   db: DirectoryDb,
   changed: HandlersChanged,
   body: CreateHandlerBody,
 ): Promise<Handler> {
-  const created = await insertHandler(db, {
-    name: body.name,
-    phone: body.phone,
-    ...(body.address ? { address: body.address } : {}),
-    ...(body.type ? { type: body.type } : {}),
-    available: body.available ?? true,
-    ...(body.gps ? { gps: body.gps } : {}),
-  });
+  const created = await insertHandler(db, storedFromCreate(body));
   await changed();
   return toHandler(created);
 }
@@ -204,43 +198,22 @@ export async function updateHandler(
   id: string,
   body: UpdateHandlerBody,
 ): Promise<Handler> {
-  const set: Record<string, unknown> = {};
-  const unset: Record<string, true> = {};
-  if (body.name !== undefined) {
-    set.name = body.name;
-    set.nameSort = nameSortKey(body.name);
-  }
-  if (body.phone !== undefined) set.phone = body.phone;
-  if (body.available !== undefined) set.available = body.available;
-  for (const field of ['address', 'type', 'gps'] as const) {
-    const value = body[field];
-    if (value === undefined) continue;
-    if (value === null || value === '') unset[field] = true;
-    else set[field] = value;
-  }
-  return written(changed, await updateHandlerById(db, handlerId(id), set, unset));
+  return written(changed, await updateHandlerById(db, handlerId(id), changesFromUpdate(body)));
 }
 
-export async function setAvailability(
+export const setAvailability = (
   db: DirectoryDb,
   changed: HandlersChanged,
   id: string,
   available: boolean,
-): Promise<Handler> {
-  return written(changed, await updateHandlerById(db, handlerId(id), { available }, {}));
-}
+): Promise<Handler> => updateHandler(db, changed, id, { available });
 
-export async function setGps(
+export const setGps = (
   db: DirectoryDb,
   changed: HandlersChanged,
   id: string,
   gps: Gps,
-): Promise<Handler> {
-  return written(
-    changed,
-    await updateHandlerById(db, handlerId(id), { gps: { lat: gps.lat, lng: gps.lng } }, {}),
-  );
-}
+): Promise<Handler> => updateHandler(db, changed, id, { gps });
 
 export async function deleteHandler(
   db: DirectoryDb,

@@ -11,6 +11,7 @@ import {
 } from '@dogshop/contracts/handler-directory';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MESSAGES } from '../../messages.js';
+import { HANDLER_BODY_NORMALIZATION } from '../../modules/handlers/fields.js';
 import {
   asksForWholeList,
   createHandler,
@@ -36,11 +37,9 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const read = { auth: 'account', personal: true } as const;
   const write = { auth: 'admin', personal: true } as const;
   // Fields the service owns are dropped (a record sent back unchanged is not refused), and text
-  // is trimmed so that the length rules apply to what is stored ("   " is an empty name).
-  const handlerBody = {
-    drop: ['_id', 'createdAt', 'updatedAt', '__v'],
-    trim: ['name', 'phone', 'address', 'type'],
-  };
+  // is trimmed so that the length rules apply to what is stored ("   " is an empty name): both
+  // lists come from the field table.
+  const handlerBody = HANDLER_BODY_NORMALIZATION;
   const exportsStarted = app.metrics.counter('exports_total', 'Exports started, by format.', [
     'format',
   ]);

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../db/client.js';
 import type { Address as AddressRow, Prisma } from '../../generated/prisma/client.js';
+import type { AddressFields } from './fields.js';
 
 export type { AddressRow };
 
@@ -8,18 +9,6 @@ export const addressOrder = [
   { isDefault: 'desc' },
   { id: 'asc' },
 ] satisfies Prisma.AddressOrderByWithRelationInput[];
-
-/** The stored fields of an address (trimmed); any may be absent in a change. */
-export interface AddressFields {
-  firstName: string;
-  lastName: string;
-  company?: string;
-  address: string;
-  city: string;
-  postalCode: string;
-  country: string;
-  phone?: string;
-}
 
 /**
  * Locks the customer's row for the rest of the transaction (address-book changes of one customer

@@ -2,7 +2,7 @@ import type { Address, CreateAddressBody, UpdateAddressBody } from '@dogshop/con
 import { conflict, notFound } from '@dogshop/service-kit';
 import type { Db, Tx } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/prisma-errors.js';
-import { optionalText, requiredText } from '../../domain/text.js';
+import { addressFields } from './fields.js';
 import { addressToDto } from './mapper.js';
 import {
   clearDefault,
@@ -12,7 +12,6 @@ import {
   isOwnAddress,
   lockCustomer,
   updateAddressRow,
-  type AddressFields,
 } from './repository.js';
 
 /** Enough for home, work and a few holiday spots; a cap keeps one account from growing unbounded. */
@@ -80,21 +79,3 @@ async function inAddressBook<T>(
 }
 
 const addressNotFound = (addressId: number) => notFound(`Address ${addressId} not found`);
-
-/** Trimmed values of the fields present in the body; required texts must not be blank. */
-function addressFields(body: CreateAddressBody): AddressFields;
-function addressFields(body: UpdateAddressBody): Partial<AddressFields>;
-function addressFields(body: UpdateAddressBody): Partial<AddressFields> {
-  const required = (value: string | undefined, field: string) =>
-    value === undefined ? undefined : requiredText(value, `body.${field}`);
-  return {
-    firstName: required(body.first_name, 'first_name'),
-    lastName: required(body.last_name, 'last_name'),
-    company: optionalText(body.company),
-    address: required(body.address, 'address'),
-    city: required(body.city, 'city'),
-    postalCode: required(body.postal_code, 'postal_code'),
-    country: required(body.country, 'country'),
-    phone: optionalText(body.phone),
-  };
-}

@@ -1,4 +1,4 @@
-import type { ProductSort } from '@dogshop/contracts/shop';
+import type { Product, ProductSort } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
@@ -19,19 +19,30 @@ export interface ProductFilter {
   terms: string[];
 }
 
-/** A product as the list and detail statements read it, with its category's name. */
-export interface ProductRow {
-  id: number;
-  name: string;
-  description: string;
+/**
+ * A product's fields as the list and detail statements read them from `products`, once: each
+ * column is named like the API's field, so a row carries the API's names and the mapper only
+ * converts the two values the database gives in its own form. Each entry is the SQL that reads
+ * the column (the key is the column); the category's name comes from `categories`. A field the
+ * contract adds fails the build here until its column is listed.
+ */
+const PRODUCT_COLUMNS = {
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  price: 'price::text',
+  category_id: 'category_id',
+  stock: 'stock',
+  active: 'active',
+  created_at: 'created_at',
+} satisfies Record<Exclude<keyof Product, 'category_name'>, string>;
+
+/** A product as the list and detail statements read it: the API's fields, price and time raw. */
+export type ProductRow = Omit<Product, 'price' | 'created_at'> & {
   /** `numeric(10,2)` as text: exact, always two decimals. */
   price: string;
-  categoryId: number;
-  categoryName: string;
-  stock: number;
-  active: boolean;
-  createdAt: Date;
-}
+  created_at: Date;
+};
 
 /** A row of the list statement: the total, and a product of the page (all null on an empty page). */
 type ListRow = { total: bigint } & (ProductRow | { [K in keyof ProductRow]: null });
@@ -51,10 +62,17 @@ function sortKey(column: 'created_at' | 'price' | 'name', direction: 'ASC' | 'DE
 /** The columns of a ProductRow, from `products` as `alias` (category name aside). */
 const productColumns = (alias: 'p' | 'page') =>
   Prisma.raw(
-    `${alias}.id, ${alias}.name, ${alias}.description, ${alias}.price::text AS price, ` +
-      `${alias}.category_id AS "categoryId", ${alias}.stock, ${alias}.active, ` +
-      `${alias}.created_at AS "createdAt"`,
+    Object.entries(PRODUCT_COLUMNS)
+      .map(([field, sql]) => (sql === field ? `${alias}.${field}` : `${alias}.${sql} AS ${field}`))
+      .join(', '),
   );
+
+/** The same columns as stored (no cast, no name), from `products p`: the page subquery's. */
+const productColumnsAsStored = Prisma.raw(
+  Object.keys(PRODUCT_COLUMNS)
+    .map((column) => `p.${column}`)
+    .join(', '),
+);
 
 /**
  * The category's name of each page row, looked up by primary key: a subquery the planner needs
@@ -63,7 +81,7 @@ const productColumns = (alias: 'p' | 'page') =>
  */
 const categoryName = (alias: 'page') =>
   Prisma.raw(
-    `(SELECT c.name FROM categories c WHERE c.id = ${alias}.category_id) AS "categoryName"`,
+    `(SELECT c.name FROM categories c WHERE c.id = ${alias}.category_id) AS category_name`,
   );
 
 /**
@@ -153,8 +171,7 @@ export async function findActiveProducts(
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (${total}) t
         LEFT JOIN (
-          SELECT p.id, p.name, p.description, p.price, p.category_id, p.stock, p.active,
-                 p.created_at
+          SELECT ${productColumnsAsStored}
             FROM products p
            WHERE ${where}
            ORDER BY p.${column} ${direction}, p.id ${direction}
@@ -165,7 +182,9 @@ export async function findActiveProducts(
   return {
     total: Number(rows[0]?.total ?? 0),
     // An empty page is the one row of the total with nulls beside it.
-    rows: rows.filter((r): r is { total: bigint } & ProductRow => r.id !== null),
+    rows: rows
+      .filter((r): r is { total: bigint } & ProductRow => r.id !== null)
+      .map(({ total: _total, ...product }) => product),
   };
 }
 
@@ -186,7 +205,7 @@ export async function findVisibleProductWithReviews(
     take: DETAIL_REVIEWS,
   });
   const [row] = await db.$queryRaw<Array<ProductRow & { reviews: ReviewJson[] }>>`
-    SELECT ${productColumns('p')}, c.name AS "categoryName", ${reviews} AS reviews
+    SELECT ${productColumns('p')}, c.name AS category_name, ${reviews} AS reviews
       FROM products p
       JOIN categories c ON c.id = p.category_id
      WHERE p.id = ${id} AND p.active`;
