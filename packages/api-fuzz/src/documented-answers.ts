@@ -79,6 +79,21 @@ export function documentedAnswers(): AnswerProblems {
 }
 
 /**
+ * What is wrong with a request body by its operation's document (nothing: a validator driven by
+ * the document accepts it), e.g. a record sent back as the service showed it.
+ */
+export function documentedBodies(): (op: Operation, body: unknown) => string[] {
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, validateFormats: true }));
+  const validators = new Map<object, ValidateFunction>();
+  return (op, body) => {
+    if (!op.body) return ['the operation takes no body'];
+    let validate = validators.get(op.body);
+    if (!validate) validators.set(op.body, (validate = ajv.compile(op.body)));
+    return validate(body) ? [] : [ajv.errorsText(validate.errors)];
+  };
+}
+
+/**
  * The operation of a request, by method and path (`/products/12?page=2` is `GET
  * /products/{id}`); a literal segment wins over a parameter (`/api/users/export`). Undefined for
  * a path the document does not have (an unknown route, the documentation itself).

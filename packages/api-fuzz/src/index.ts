@@ -15,6 +15,7 @@ export { contractChecker, type ContractChecker } from './contract-checker.js';
 export {
   answerLog,
   documentedAnswers,
+  documentedBodies,
   operationMatcher,
   type Answer,
   type AnswerProblems,
