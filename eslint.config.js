@@ -6,6 +6,7 @@ export default tseslint.config(
     ignores: [
       '**/dist/**',
       '**/src/generated/**',
+      '**/clients/generated/**',
       '**/coverage/**',
       '**/.data/**',
       '**/node_modules/**',

@@ -13,8 +13,10 @@ import {
   PUBLIC_GATEWAY_URL,
   REPO_ROOT,
   buildThrowawayShopApp,
+  clientTypes,
   documentPath,
   generateDocuments,
+  readCommittedClientTypes,
   readCommittedDocument,
   serializeDocument,
   type DocumentName,
@@ -148,6 +150,12 @@ describe.each(DOCUMENT_NAMES)('openapi/%s.json', (name) => {
     // Compare parsed first for a readable diff, then the exact text (key order, newline).
     expect(JSON.parse(committed ?? '{}')).toEqual(JSON.parse(serializeDocument(generated[name])));
     expect(committed).toBe(serializeDocument(generated[name]));
+  });
+
+  it('comes with the client types openapi-typescript makes of it (clients/generated/)', async () => {
+    // infra/clients/calls.ts calls both services through them; `pnpm check` type-checks it.
+    const committed = (await readCommittedDocument(name)) ?? '';
+    expect(await readCommittedClientTypes(name)).toBe(await clientTypes(name, committed));
   });
 
   it('is valid OpenAPI 3.1 by the official schema', async () => {
