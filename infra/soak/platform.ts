@@ -161,6 +161,7 @@ async function startShop(
     DATA_DIR: path.join(dir, 'shop'),
     DATABASE_URL: databaseUrl,
     JWT_SECRET,
+    WEBHOOK_SECRET_KEY: 'soak-webhook-key-0123456789abcdef0123456789',
     SHOP_API_KEY,
     ...UNLIMITED,
   });

@@ -277,6 +277,7 @@ describe('infra/.env.example', () => {
       'DIRECTORY_JWT_SECRET',
       'POSTGRES_PASSWORD',
       'SHOP_JWT_SECRET',
+      'SHOP_WEBHOOK_SECRET_KEY',
     ]);
     for (const [name] of required)
       expect({ name, value: example.set.get(name) }).toEqual({ name, value: '' });

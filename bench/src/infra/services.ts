@@ -49,6 +49,8 @@ async function startService(
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       JWT_SECRET,
+      // The shop's (production requires it); the directory reads no such variable.
+      WEBHOOK_SECRET_KEY: 'bench-webhook-key-0123456789abcdef0123456789',
       RATE_LIMIT_PER_MINUTE: NO_LIMIT,
       AUTH_RATE_LIMIT_PER_MINUTE: NO_LIMIT,
       ...opts.env,

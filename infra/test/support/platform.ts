@@ -93,6 +93,7 @@ function shopEnv(opts: ReplicaOptions & { databaseUrl: string }, port?: number) 
     DATA_DIR: opts.dataDir,
     DATABASE_URL: opts.databaseUrl,
     JWT_SECRET,
+    WEBHOOK_SECRET_KEY: 'gateway-test-webhook-key-0123456789abcdef',
     SHOP_API_KEY,
     ...opts.env,
   });

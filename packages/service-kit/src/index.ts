@@ -7,7 +7,7 @@ export {
   seedDemoDefault,
   type CommonConfig,
 } from './config.js';
-export { resolveJwtSecret } from './dev-secret.js';
+export { resolveJwtSecret, resolveKeptSecret } from './dev-secret.js';
 export { apiDocs, type DocsOptions } from './docs.js';
 export { errorEnvelope, type ErrorEnvelopeOptions } from './error-envelope.js';
 export { healthRoutes, type HealthOptions } from './health.js';

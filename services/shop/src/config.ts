@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commonConfig, commonEnv, loadConfig, type CommonConfig } from '@dogshop/service-kit';
+import {
+  commonConfig,
+  commonEnv,
+  loadConfig,
+  resolveKeptSecret,
+  type CommonConfig,
+} from '@dogshop/service-kit';
 import { Type, type Static } from 'typebox';
 
 /** The service's package folder (src/ and dist/ both sit one level below it). */
@@ -22,6 +28,13 @@ export const EnvSchema = Type.Object({
   // How long a checked API key is trusted before it is looked up again; a revocation announced
   // through the shared state's invalidation signal ends it at once.
   API_KEY_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 5 }),
+  // Webhook targets: https only, and only public addresses, unless these say otherwise
+  // (development and tests on this machine; never in production).
+  WEBHOOK_ALLOW_HTTP: Type.Boolean({ default: false }),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
+  // Encrypts the webhooks' signing secrets at rest (AES-256-GCM under its SHA-256).
+  WEBHOOK_SECRET_KEY: Type.Optional(Type.String()),
+  EVENT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -32,17 +45,60 @@ export interface ShopConfig extends CommonConfig {
   embeddedPgPort: number;
   apiKey: string | undefined;
   apiKeyCacheMs: number;
+  webhooks: WebhookConfig;
 }
+
+/** How webhooks are registered and delivered; tests shorten the timings. */
+export interface WebhookConfig {
+  allowHttp: boolean;
+  allowPrivateTargets: boolean;
+  /** Encrypts signing secrets at rest. */
+  secretKey: string;
+  eventRetentionDays: number;
+  /** How often each replica's worker looks for due deliveries. */
+  pollIntervalMs: number;
+  /** The waits before the 2nd, 3rd … attempt (jitter added); the last one repeats. */
+  retryScheduleMs: number[];
+  /** A subscription failing this long is disabled. */
+  disableAfterMs: number;
+  /** A receiver that has not answered within this is a failed attempt. */
+  timeoutMs: number;
+  /** The worker runs (off for the CLI and the document generator). */
+  deliver: boolean;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h … : over a day before the 5 days that disable. */
+export const RETRY_SCHEDULE_MS = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
   const e = loadConfig(EnvSchema, env);
+  // Production requires DATABASE_URL: the embedded PostgreSQL is for development only.
+  const common = commonConfig(e, { variable: 'DATABASE_URL', value: e.DATABASE_URL });
   return {
-    // Production requires DATABASE_URL: the embedded PostgreSQL is for development only.
-    ...commonConfig(e, { variable: 'DATABASE_URL', value: e.DATABASE_URL }),
+    ...common,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     apiKey: e.SHOP_API_KEY,
     apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
+    webhooks: {
+      allowHttp: e.WEBHOOK_ALLOW_HTTP,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      secretKey: resolveKeptSecret({
+        variable: 'WEBHOOK_SECRET_KEY',
+        fileName: 'webhook-secret-key',
+        secret: e.WEBHOOK_SECRET_KEY,
+        production: common.env === 'production',
+        dataDir: common.dataDir,
+      }),
+      eventRetentionDays: e.EVENT_RETENTION_DAYS,
+      pollIntervalMs: 1000,
+      retryScheduleMs: RETRY_SCHEDULE_MS,
+      disableAfterMs: 5 * 24 * HOUR,
+      timeoutMs: 10_000,
+      deliver: true,
+    },
   };
 }

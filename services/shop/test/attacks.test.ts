@@ -47,7 +47,13 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../src/plugins/auth.js';
-import { TEST_API_KEY, TEST_JWT_SECRET, createTestApp, type TestApp } from './support/app.js';
+import {
+  TEST_API_KEY,
+  TEST_JWT_SECRET,
+  createTestApp,
+  testConfig,
+  type TestApp,
+} from './support/app.js';
 import { seedCatalogue } from './support/catalogue.js';
 import { expectShopError } from './support/contract.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
@@ -66,9 +72,11 @@ let bob: RegisteredCustomer;
 let bobAddressId: number;
 let annAddressId: number;
 let orderId: number;
+let webhookId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // No delivery worker: the webhooks registered here (public addresses) are never sent to.
+  t = await createTestApp({ webhooks: { ...testConfig().webhooks, deliver: false } });
   documented.watch(t.app);
   ids = await seedCatalogue(t.app);
   ann = await registerCustomer(t, { first_name: 'Ann' });
@@ -77,6 +85,13 @@ beforeAll(async () => {
   annAddressId = (await addAddress(ann, ann.token)).json().data.id;
   orderId = (await t.request({ method: 'POST', url: '/orders', payload: orderOf(1) })).json().data
     .order_id;
+  webhookId = (
+    await t.request({
+      method: 'POST',
+      url: '/webhooks',
+      payload: { url: 'https://93.184.215.14/attacks', events: ['*'] },
+    })
+  ).json().data.id;
 });
 afterAll(() => t?.close());
 
@@ -128,7 +143,7 @@ async function snapshot() {
 function writeRequests(): Record<
   string,
   {
-    method: 'POST' | 'PUT';
+    method: 'POST' | 'PUT' | 'PATCH';
     url: string;
     headers: Record<string, string>;
     body: Record<string, unknown>;
@@ -195,6 +210,18 @@ function writeRequests(): Record<
       url: `/products/${ids.productId('Dog bowl')}/reviews`,
       headers: bearer(ann.token),
       body: { rating: 4, title: 'Solid bowl', comment: 'Heavy steel, does not tip over.' },
+    },
+    createWebhook: {
+      method: 'POST',
+      url: '/webhooks',
+      headers: key,
+      body: { url: 'https://93.184.215.14/attacks', events: ['*'], description: 'ERP' },
+    },
+    updateWebhook: {
+      method: 'PATCH',
+      url: `/webhooks/${webhookId}`,
+      headers: key,
+      body: { description: 'ERP' },
     },
   };
 }

@@ -86,7 +86,11 @@ describe('configuration', () => {
 
   it('loads demo data by default in development only; SEED_DEMO decides when set', () => {
     const production = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db' };
-    const secret = { JWT_SECRET: 's'.repeat(32), DATA_DIR: dataDir() };
+    const secret = {
+      JWT_SECRET: 's'.repeat(32),
+      WEBHOOK_SECRET_KEY: 'w'.repeat(32),
+      DATA_DIR: dataDir(),
+    };
     expect(readConfig({ ...secret }).seedDemo).toBe(true);
     expect(readConfig({ ...secret, ...production }).seedDemo).toBe(false);
     expect(readConfig({ ...secret, ...production, SEED_DEMO: 'true' }).seedDemo).toBe(true);

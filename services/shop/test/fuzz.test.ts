@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { hashApiKey } from '../src/modules/api-keys/service.js';
-import { TEST_API_KEY, createTestApp, type TestApp } from './support/app.js';
+import { TEST_API_KEY, createTestApp, testConfig, type TestApp } from './support/app.js';
 import { seedCatalogue } from './support/catalogue.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
 import {
@@ -41,12 +41,15 @@ const world = {
   orderIds: [] as number[],
   addressIds: [] as number[],
   subscribed: [] as string[],
+  webhookIds: [] as number[],
+  deliveryIds: [] as number[],
 };
 let checker: ContractChecker;
 let total = 0;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // No delivery worker: the webhooks the fuzzer registers (public addresses) are never sent to.
+  t = await createTestApp({ webhooks: { ...testConfig().webhooks, deliver: false } });
   await seedCatalogue(t.app);
   // Orders must not run out of stock: the fuzzer orders a lot.
   await t.app.db.product.updateMany({ data: { stock: 1_000_000 } });
@@ -59,6 +62,15 @@ beforeAll(async () => {
   }));
   world.categoryIds = (await t.app.db.category.findMany({ select: { id: true } })).map((c) => c.id);
   customer = await registerCustomer(t, { password: 'fuzzing password 1' });
+  // A webhook with a delivery (a ping), for the operations on a delivery.
+  const hook = await t.request({
+    method: 'POST',
+    url: '/webhooks',
+    payload: { url: 'https://93.184.215.14/fuzz', events: ['*'] },
+  });
+  world.webhookIds.push(hook.json().data.id as number);
+  const ping = await t.request({ method: 'POST', url: `/webhooks/${world.webhookIds[0]}/ping` });
+  world.deliveryIds.push(ping.json().data.id as number);
   checker = contractChecker({
     envelope: {
       type: 'object',
@@ -97,6 +109,18 @@ const hint: Hint = (op, where) => {
     if (op.route.startsWith('/products')) return oneOf(() => world.products.map((p) => p.id));
     if (op.route.startsWith('/orders')) return oneOf(() => world.orderIds);
     if (op.route.startsWith('/customers')) return fc.constant(customer.id);
+    // Deletions take every other webhook, so the rest stay to be read, changed and pinged.
+    if (op.operationId === 'retryWebhookDelivery') return fc.constant(world.webhookIds[0]);
+    if (op.operationId === 'deleteWebhook') {
+      return oneOf(() => world.webhookIds.filter((_, i) => i % 2 === 1));
+    }
+    if (op.route.startsWith('/webhooks')) {
+      return oneOf(() => world.webhookIds.filter((_, i) => i % 2 === 0));
+    }
+  }
+  if (where === 'path.deliveryId') return oneOf(() => world.deliveryIds);
+  if (op.route.startsWith('/webhooks') && where === 'body.url') {
+    return fc.constant('https://93.184.215.14/fuzz');
   }
   if (where === 'path.addressId') return oneOf(() => world.addressIds);
   if (where === 'query.category' || where === 'body.preferences.categories[]') {
@@ -127,6 +151,8 @@ function learn(op: Operation, request: GeneratedRequest, answer: Answer): void {
   const body = JSON.parse(answer.body) as { data?: Record<string, unknown> };
   if (op.operationId === 'createOrder') world.orderIds.push(body.data!.order_id as number);
   if (op.operationId === 'createCustomerAddress') world.addressIds.push(body.data!.id as number);
+  if (op.operationId === 'createWebhook') world.webhookIds.push(body.data!.id as number);
+  if (op.operationId === 'pingWebhook') world.deliveryIds.push(body.data!.id as number);
   if (op.operationId === 'subscribeNewsletter') {
     world.subscribed.push(
       (JSON.parse(request.payload!) as { email: string }).email.trim().toLowerCase(),

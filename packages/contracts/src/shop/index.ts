@@ -13,6 +13,7 @@ export * from './addresses.js';
 export * from './newsletter.js';
 export * from './stats.js';
 export * from './events.js';
+export * from './webhooks.js';
 export * from './tags.js';
 
 /** The shop's OpenAPI self-description: title, auth schemes, tags and error responses. */

@@ -10,6 +10,7 @@ import { orderRoutes } from './orders/index.js';
 import { productRoutes } from './products/index.js';
 import { reviewRoutes } from './reviews/index.js';
 import { statsRoutes } from './stats/index.js';
+import { webhookRoutes } from './webhooks/index.js';
 
 /**
  * Every resource's routes. Each route declares its auth (`config.auth`: `apiKey`, `customer` or
@@ -29,4 +30,5 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   await app.register(newsletterRoutes);
   await app.register(statsRoutes);
   await app.register(eventRoutes);
+  await app.register(webhookRoutes, { webhooks: config.webhooks });
 };

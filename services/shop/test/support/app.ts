@@ -7,6 +7,7 @@ import { createTestDatabase } from './database.js';
 
 export const TEST_API_KEY = 'test-api-key-0123456789abcdef0123456789abcdef';
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
+export const TEST_WEBHOOK_SECRET_KEY = 'test-webhook-secret-key-0123456789abcdef';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -39,6 +40,7 @@ export function testConfig(overrides: Partial<ShopConfig> = {}): ShopConfig {
       // threads would get so little CPU that login-heavy tests time out. The benchmark
       // measures the default.
       PASSWORD_THREAD_NICENESS: '0',
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     }),
     ...overrides,
   };

@@ -1,0 +1,37 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/** A new signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes, base64. */
+export const newSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** The AES-256 key: the SHA-256 of WEBHOOK_SECRET_KEY (at least 32 characters). */
+const keyOf = (secretKey: string): Buffer => createHash('sha256').update(secretKey).digest();
+
+/**
+ * A secret as stored: AES-256-GCM under WEBHOOK_SECRET_KEY with a random 96-bit nonce,
+ * `v1.<nonce>.<tag>.<ciphertext>` in base64url. A copy of the table alone reveals no secret, and
+ * a changed row fails authentication instead of signing with a forged secret.
+ */
+export function sealSecret(secretKey: string, secret: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(secretKey), nonce);
+  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return ['v1', nonce, cipher.getAuthTag(), sealed].map(encode).join('.');
+}
+
+const encode = (part: string | Buffer) =>
+  typeof part === 'string' ? part : part.toString('base64url');
+
+export function openSecret(secretKey: string, stored: string): string {
+  const [version, nonce, tag, sealed] = stored.split('.');
+  if (version !== 'v1' || !nonce || !tag || !sealed) throw new Error('unknown sealed secret');
+  const decipher = createDecipheriv(
+    'aes-256-gcm',
+    keyOf(secretKey),
+    Buffer.from(nonce, 'base64url'),
+  );
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([
+    decipher.update(Buffer.from(sealed, 'base64url')),
+    decipher.final(),
+  ]).toString('utf8');
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CreateWebhookBody,
+  CreatedWebhook,
+  Delivery,
+  DeliveryListQuery,
+  DeliveryPage,
+  RotatedSecret,
+  UpdateWebhookBody,
+  Webhook,
+} from '@dogshop/contracts/shop';
+import { notFound } from '@dogshop/service-kit';
+import type { WebhookConfig } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { deliveryToDto, webhookToDto } from './mapper.js';
+import {
+  deleteWebhook,
+  findDeliveryPage,
+  findWebhook,
+  findWebhooks,
+  insertDelivery,
+  insertWebhook,
+  makeDeliveryDue,
+  replaceSecret,
+  updateWebhook,
+} from './repository.js';
+import { newSecret, sealSecret } from './secrets.js';
+import { checkTarget } from './targets.js';
+
+/** How long deliveries carry the previous secret's signature after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
+
+const webhookNotFound = (id: number) => notFound(`Webhook ${id} not found`);
+
+/** A subscription to a checked target; its secret is returned here and stored only sealed. */
+export async function createWebhook(
+  db: Db,
+  config: WebhookConfig,
+  body: CreateWebhookBody,
+): Promise<CreatedWebhook> {
+  await checkTarget(body.url, config);
+  const secret = newSecret();
+  const row = await insertWebhook(db, {
+    url: body.url,
+    events: body.events,
+    description: body.description ?? '',
+    secret: sealSecret(config.secretKey, secret),
+  });
+  return { ...webhookToDto(row), secret };
+}
+
+export const listWebhooks = async (db: Db): Promise<Webhook[]> =>
+  (await findWebhooks(db)).map(webhookToDto);
+
+export async function getWebhook(db: Db, id: number): Promise<Webhook> {
+  const row = await findWebhook(db, id);
+  if (!row) throw webhookNotFound(id);
+  return webhookToDto(row);
+}
+
+export async function changeWebhook(
+  db: Db,
+  config: WebhookConfig,
+  id: number,
+  body: UpdateWebhookBody,
+): Promise<Webhook> {
+  if (body.url !== undefined) await checkTarget(body.url, config);
+  const row = await updateWebhook(db, id, body);
+  if (!row) throw webhookNotFound(id);
+  return webhookToDto(row);
+}
+
+export async function removeWebhook(db: Db, id: number): Promise<string> {
+  if (!(await deleteWebhook(db, id))) throw webhookNotFound(id);
+  return `Webhook ${id} deleted`;
+}
+
+/** A new secret; the previous one keeps signing (beside it) for ROTATION_OVERLAP_MS. */
+export async function rotateSecret(
+  db: Db,
+  config: WebhookConfig,
+  id: number,
+): Promise<RotatedSecret> {
+  const secret = newSecret();
+  const until = new Date(Date.now() + ROTATION_OVERLAP_MS);
+  if (!(await replaceSecret(db, id, sealSecret(config.secretKey, secret), until))) {
+    throw webhookNotFound(id);
+  }
+  return { secret, previous_secret_expires_at: until.toISOString() };
+}
+
+/** Queues a `webhook.ping` for this webhook alone (not an event of the shop: not in the feed). */
+export async function pingWebhook(db: Db, id: number): Promise<Delivery> {
+  if (!(await findWebhook(db, id))) throw webhookNotFound(id);
+  const eventId = randomUUID();
+  const payload = {
+    type: 'webhook.ping',
+    timestamp: new Date().toISOString(),
+    data: { webhook_id: id },
+  };
+  const row = await insertDelivery(db, {
+    webhookId: id,
+    eventId,
+    eventType: 'webhook.ping',
+    payload,
+  });
+  return deliveryToDto(row);
+}
+
+export async function listDeliveries(
+  db: Db,
+  id: number,
+  query: DeliveryListQuery,
+): Promise<DeliveryPage> {
+  if (!(await findWebhook(db, id))) throw webhookNotFound(id);
+  const { page, limit } = query;
+  const { deliveries, total } = await findDeliveryPage(db, id, {
+    ...(query.outcome ? { outcome: query.outcome } : {}),
+    skip: (page - 1) * limit,
+    take: limit,
+  });
+  return {
+    deliveries: deliveries.map(deliveryToDto),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
+}
+
+export async function retryDelivery(db: Db, id: number, deliveryId: number): Promise<Delivery> {
+  const row = await makeDeliveryDue(db, id, deliveryId);
+  if (!row) throw notFound(`Delivery ${deliveryId} of webhook ${id} not found`);
+  return deliveryToDto(row);
+}

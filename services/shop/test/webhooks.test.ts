@@ -1,0 +1,234 @@
+// Webhook subscriptions: registering (checked targets, the secret shown once and stored sealed),
+// reading, changing, deleting, rotating the secret. Deliveries are in webhook-delivery.test.ts.
+// No worker runs here (deliver: false), so no subscription below is ever sent anything.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { openSecret } from '../src/modules/webhooks/secrets.js';
+import { isPublicAddress } from '../src/modules/webhooks/targets.js';
+import { createTestApp, testConfig, type TestApp } from './support/app.js';
+
+let t: TestApp;
+const base = testConfig().webhooks;
+
+beforeAll(async () => {
+  t = await createTestApp({ webhooks: { ...base, deliver: false } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const post = (payload: object, app: TestApp = t) =>
+  app.request({ method: 'POST', url: '/webhooks', payload });
+
+describe('the address check', () => {
+  it.each([
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '239.255.255.250',
+    '255.255.255.255',
+    '192.0.2.1',
+    '::1',
+    '::',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '64:ff9b::a00:1',
+    '2002:a00:1::',
+    '2001:db8::1',
+  ])('refuses %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'accepts %s',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
+});
+
+describe('registering', () => {
+  it('refuses http, and hosts that are or resolve to non-public addresses, in the envelope', async () => {
+    for (const url of [
+      'http://93.184.215.14/hook',
+      'ftp://93.184.215.14/hook',
+      'https://127.0.0.1/hook',
+      'https://localhost:8443/hook',
+      'https://[::1]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://10.1.2.3/hook',
+      'https://0x7f.1/hook',
+      'https://user:pass@93.184.215.14/hook',
+      'not a url',
+    ]) {
+      const res = await post({ url, events: ['*'] });
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
+      expect(res.json()).toMatchObject({ success: false, status_code: 400 });
+    }
+    expect((await t.request({ method: 'GET', url: '/webhooks' })).json().data).toEqual([]);
+  });
+
+  it('refuses unknown event types, an empty list and unknown fields', async () => {
+    const url = 'https://93.184.215.14/hook';
+    for (const payload of [
+      { url, events: ['order.deleted'] },
+      { url, events: [] },
+      { url, events: ['*'], secret: 'mine' },
+    ]) {
+      expect((await post(payload)).statusCode).toBe(400);
+    }
+  });
+
+  it('answers 201 with a whsec_ secret shown once and stored sealed; lists, reads, changes and deletes', async () => {
+    const res = await post({
+      url: 'https://93.184.215.14/hook',
+      events: ['order.created', 'order.status_changed'],
+      description: 'ERP',
+    });
+    expect(res.statusCode).toBe(201);
+    const created = res.json().data as { id: number; secret: string };
+    expect(created).toMatchObject({
+      url: 'https://93.184.215.14/hook',
+      events: ['order.created', 'order.status_changed'],
+      description: 'ERP',
+      enabled: true,
+      disabled_reason: null,
+    });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // A Standard Webhooks library takes it as it is.
+    expect(() => new Webhook(created.secret)).not.toThrow();
+
+    // At rest: sealed (nothing of the secret readable), opened only with the key.
+    const client = new pg.Client({ connectionString: t.config.databaseUrl });
+    await client.connect();
+    const { rows } = await client.query<{ secret: string }>(
+      'SELECT secret FROM webhooks WHERE id = $1',
+      [created.id],
+    );
+    await client.end();
+    const stored = rows[0]!.secret;
+    expect(stored).not.toContain(created.secret.slice(6, 20));
+    expect(openSecret(t.config.webhooks.secretKey, stored)).toBe(created.secret);
+    expect(() => openSecret('another-key-of-at-least-32-characters!!', stored)).toThrow();
+
+    const one = await t.request({ method: 'GET', url: `/webhooks/${created.id}` });
+    expect(one.json().data).not.toHaveProperty('secret');
+    const list = await t.request({ method: 'GET', url: '/webhooks' });
+    expect(list.json().data).toEqual([one.json().data]);
+
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/webhooks/${created.id}`,
+      payload: { events: ['*'], enabled: false, description: '' },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().data).toMatchObject({ events: ['*'], enabled: false, description: '' });
+    const refused = await t.request({
+      method: 'PATCH',
+      url: `/webhooks/${created.id}`,
+      payload: { url: 'https://192.168.0.1/hook' },
+    });
+    expect(refused.statusCode).toBe(400);
+
+    const deleted = await t.request({ method: 'DELETE', url: `/webhooks/${created.id}` });
+    expect(deleted.statusCode).toBe(200);
+    for (const [method, url] of [
+      ['GET', `/webhooks/${created.id}`],
+      ['DELETE', `/webhooks/${created.id}`],
+      ['POST', `/webhooks/${created.id}/rotate-secret`],
+      ['POST', `/webhooks/${created.id}/ping`],
+      ['GET', `/webhooks/${created.id}/deliveries`],
+      ['POST', `/webhooks/${created.id}/deliveries/1/retry`],
+    ] as const) {
+      expect({ method, url, status: (await t.request({ method, url })).statusCode }).toEqual({
+        method,
+        url,
+        status: 404,
+      });
+    }
+  });
+
+  it('rotating gives a new secret; the previous one is kept, sealed, for 24 hours', async () => {
+    const created = (await post({ url: 'https://93.184.215.14/rotate', events: ['*'] })).json()
+      .data as { id: number; secret: string };
+    const before = Date.now();
+    const res = await t.request({ method: 'POST', url: `/webhooks/${created.id}/rotate-secret` });
+    expect(res.statusCode).toBe(200);
+    const rotated = res.json().data as { secret: string; previous_secret_expires_at: string };
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(created.secret);
+    const expires = Date.parse(rotated.previous_secret_expires_at) - before;
+    expect(expires).toBeGreaterThanOrEqual(24 * 3600_000 - 1000);
+    expect(expires).toBeLessThanOrEqual(24 * 3600_000 + 5000);
+    const row = await t.app.db.webhook.findUniqueOrThrow({ where: { id: created.id } });
+    expect(openSecret(t.config.webhooks.secretKey, row.secret)).toBe(rotated.secret);
+    expect(openSecret(t.config.webhooks.secretKey, row.previousSecret!)).toBe(created.secret);
+    await t.request({ method: 'DELETE', url: `/webhooks/${created.id}` });
+  });
+
+  it('needs the API key', async () => {
+    for (const [method, url] of [
+      ['GET', '/webhooks'],
+      ['POST', '/webhooks'],
+      ['GET', '/webhooks/1/deliveries'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode).toBe(401);
+    }
+  });
+});
+
+describe('with the test flags', () => {
+  it('WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE_TARGETS admit http on loopback', async () => {
+    const open = await createTestApp({
+      webhooks: { ...base, deliver: false, allowHttp: true, allowPrivateTargets: true },
+    });
+    try {
+      const res = await post({ url: 'http://127.0.0.1:9/hook', events: ['*'] }, open);
+      expect(res.statusCode).toBe(201);
+      // Still not other schemes.
+      expect((await post({ url: 'ftp://127.0.0.1/hook', events: ['*'] }, open)).statusCode).toBe(
+        400,
+      );
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('the flags are read from the environment, off by default', async () => {
+    const { readConfig } = await import('../src/config.js');
+    const env = {
+      NODE_ENV: 'test',
+      JWT_SECRET: 'x'.repeat(32),
+      WEBHOOK_SECRET_KEY: 'k'.repeat(32),
+    };
+    expect(readConfig(env).webhooks).toMatchObject({
+      allowHttp: false,
+      allowPrivateTargets: false,
+    });
+    expect(
+      readConfig({ ...env, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })
+        .webhooks,
+    ).toMatchObject({ allowHttp: true, allowPrivateTargets: true });
+    expect(() =>
+      readConfig({
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(32),
+        DATABASE_URL: 'postgres://h/db',
+      }),
+    ).toThrow(/WEBHOOK_SECRET_KEY/);
+  });
+});
