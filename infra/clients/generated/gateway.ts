@@ -546,6 +546,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook subscriptions
+         * @description Every subscription, oldest first; secrets are never shown again.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events
+         * @description Events are POSTed to `url` by the Standard Webhooks scheme: headers `webhook-id` (the event
+         *     id: deduplicate on it), `webhook-timestamp` and `webhook-signature`; body `{type, timestamp,
+         *     data}`. A 2xx within 10 s acknowledges; anything else is retried (after about 5 s, 5 min,
+         *     30 min, 2 h, 5 h, then every 10 h); a subscription failing for 5 days is disabled. The
+         *     answer carries the signing secret, shown only here.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook subscription
+         * @description The subscription without its secret; `disabled_reason` says why the shop disabled it.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription and its deliveries
+         * @description Nothing more is sent to it, retries included; its delivery log goes with it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook subscription
+         * @description Changes the fields given. `enabled: true` re-enables a subscription the shop disabled; its pending deliveries are tried again at once.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's deliveries, newest first
+         * @description Each delivery with its attempts; `outcome` filters by status.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description Makes the delivery due at once, whatever its outcome so far (a delivered one is sent again, with the same `webhook-id`).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.ping event
+         * @description Queues a `webhook.ping` event (data: `{webhook_id}`) for this subscription alone, delivered and retried like any other.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret
+         * @description Returns the new secret. For 24 hours deliveries carry two signatures, by the new and the previous secret, so a receiver can switch without losing a delivery.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -676,10 +812,37 @@ export interface components {
             };
             message: string;
         };
+        /** CreateWebhookBody */
+        CreateWebhookBody: {
+            /**
+             * Format: uri
+             * @description https (http only where the shop allows it for development); its host must be, and resolve to, public addresses only
+             */
+            url: string;
+            /** @description The event types to send, or `["*"]` for all */
+            events: ("order.created" | "order.status_changed" | "review.created" | "product.out_of_stock" | "product.back_in_stock" | "*")[];
+            description?: string;
+        };
         /** CreatedOrder */
         CreatedOrder: {
             order_id: number;
             total_amount: number;
+        };
+        /** CreatedWebhook */
+        CreatedWebhook: {
+            id: number;
+            url: string;
+            events: string[];
+            description: string;
+            enabled: boolean;
+            /** @description Why the shop disabled it (failing for 5 days); null otherwise */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The signing secret (Standard Webhooks); shown only in this answer */
+            secret: string;
         };
         /** CustomerLoginBody */
         CustomerLoginBody: {
@@ -709,6 +872,47 @@ export interface components {
             last_name: string;
             /** @description JWT for the bearer scheme */
             token: string;
+        };
+        /** Delivery */
+        Delivery: {
+            id: number;
+            /**
+             * Format: uuid
+             * @description The `webhook-id` of every attempt
+             */
+            event_id: string;
+            event_type: string;
+            status: components["schemas"]["DeliveryOutcome"];
+            attempts: number;
+            /** @description When it is tried next (pending only) */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Each attempt, oldest first */
+            log: {
+                /** Format: date-time */
+                at: string;
+                status_code: number | null;
+                error: string | null;
+                duration_ms: number;
+            }[];
+        };
+        DeliveryListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["DeliveryPage"];
+        };
+        /** DeliveryOutcome */
+        DeliveryOutcome: "pending" | "delivered" | "failed";
+        /** DeliveryPage */
+        DeliveryPage: {
+            deliveries: components["schemas"]["Delivery"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        DeliveryResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Delivery"];
         };
         /** DirectoryError */
         DirectoryError: {
@@ -1083,6 +1287,17 @@ export interface components {
                 count: number;
             }[];
         };
+        /** RotatedSecret */
+        RotatedSecret: {
+            secret: string;
+            /** Format: date-time */
+            previous_secret_expires_at: string;
+        };
+        RotatedSecretResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RotatedSecret"];
+        };
         /** ShopError */
         ShopError: {
             /** @enum {boolean} */
@@ -1195,6 +1410,48 @@ export interface components {
             /** @description Subscribes or unsubscribes the account e-mail address */
             newsletter?: boolean;
         };
+        /** UpdateWebhookBody */
+        UpdateWebhookBody: {
+            /**
+             * Format: uri
+             * @description https (http only where the shop allows it for development); its host must be, and resolve to, public addresses only
+             */
+            url?: string;
+            /** @description The event types to send, or `["*"]` for all */
+            events?: ("order.created" | "order.status_changed" | "review.created" | "product.out_of_stock" | "product.back_in_stock" | "*")[];
+            /** @description true re-enables a disabled subscription */
+            enabled?: boolean;
+            description?: string;
+        };
+        /** Webhook */
+        Webhook: {
+            id: number;
+            url: string;
+            events: string[];
+            description: string;
+            enabled: boolean;
+            /** @description Why the shop disabled it (failing for 5 days); null otherwise */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookCreatedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["CreatedWebhook"];
+        };
+        WebhookList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Webhook"][];
+        };
+        WebhookResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Webhook"];
+        };
     };
     responses: never;
     parameters: never;
@@ -1227,7 +1484,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1248,7 +1505,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1265,7 +1522,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1282,7 +1539,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1299,7 +1556,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1316,7 +1573,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1335,7 +1592,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1395,7 +1652,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1432,7 +1689,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1441,7 +1698,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1458,7 +1715,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1477,7 +1734,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1507,7 +1764,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1547,7 +1804,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1564,7 +1821,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1581,7 +1838,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1600,7 +1857,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1647,7 +1904,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1677,7 +1934,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1694,7 +1951,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1711,7 +1968,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1728,7 +1985,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1745,7 +2002,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1762,7 +2019,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1781,7 +2038,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1822,7 +2079,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description With `format=csv` or `format=xlsx`: `attachment; filename="handlers-YYYY-MM-DD.csv"` (or `.xlsx`) */
                     "content-disposition"?: string;
                     [name: string]: unknown;
@@ -1864,7 +2121,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1881,7 +2138,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1898,7 +2155,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1917,7 +2174,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1953,7 +2210,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1983,7 +2240,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2000,7 +2257,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2017,7 +2274,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2034,7 +2291,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2053,7 +2310,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2099,7 +2356,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2128,7 +2385,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,7 +2402,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,7 +2419,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2179,7 +2436,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2196,7 +2453,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2213,7 +2470,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2230,7 +2487,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2249,7 +2506,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2285,7 +2542,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2302,7 +2559,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2319,7 +2576,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2336,7 +2593,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,7 +2610,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2370,7 +2627,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2387,7 +2644,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2404,7 +2661,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2423,7 +2680,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2468,7 +2725,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2498,7 +2755,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2515,7 +2772,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2532,7 +2789,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,7 +2806,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2566,7 +2823,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,7 +2840,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2600,7 +2857,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2619,7 +2876,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2665,7 +2922,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2695,7 +2952,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2712,7 +2969,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2729,7 +2986,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2746,7 +3003,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2763,7 +3020,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2780,7 +3037,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2797,7 +3054,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2816,7 +3073,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2850,7 +3107,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2888,7 +3145,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2897,7 +3154,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2915,7 +3172,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,7 +3190,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2953,7 +3210,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2994,7 +3251,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3018,7 +3275,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3036,7 +3293,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,7 +3311,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3072,7 +3329,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,7 +3347,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3110,7 +3367,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3155,7 +3412,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3179,7 +3436,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3197,7 +3454,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3215,7 +3472,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3233,7 +3490,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3251,7 +3508,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3269,7 +3526,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3289,7 +3546,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3342,7 +3599,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3371,7 +3628,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,7 +3646,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,7 +3664,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,7 +3682,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3443,7 +3700,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,7 +3718,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3479,7 +3736,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3497,7 +3754,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3517,7 +3774,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3569,7 +3826,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,7 +3855,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3616,7 +3873,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3634,7 +3891,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,7 +3909,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,7 +3927,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3688,7 +3945,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,7 +3963,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,7 +3981,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3744,7 +4001,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3786,7 +4043,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3807,7 +4064,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3825,7 +4082,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3843,7 +4100,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3861,7 +4118,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3879,7 +4136,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3897,7 +4154,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3915,7 +4172,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3935,7 +4192,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3972,7 +4229,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4012,7 +4269,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4030,7 +4287,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4048,7 +4305,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4066,7 +4323,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4084,7 +4341,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -4104,7 +4361,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -4151,7 +4408,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4172,7 +4429,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4190,7 +4447,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4208,7 +4465,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4226,7 +4483,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4244,7 +4501,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,7 +4519,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4280,7 +4537,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -4300,7 +4557,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -4342,7 +4599,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4386,7 +4643,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4404,7 +4661,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4422,7 +4679,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -4442,7 +4699,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -4501,7 +4758,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4521,7 +4778,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4568,7 +4825,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4588,7 +4845,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4606,7 +4863,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4624,7 +4881,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4642,7 +4899,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4660,7 +4917,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4678,7 +4935,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -4698,7 +4955,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -4738,7 +4995,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4759,7 +5016,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4777,7 +5034,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,7 +5052,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4813,7 +5070,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,7 +5088,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4849,7 +5106,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -4869,7 +5126,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -4925,7 +5182,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description `true` when the answer replays the first one for this `Idempotency-Key` (a refusal replayed carries it too) */
                     "idempotent-replayed"?: string;
                     [name: string]: unknown;
@@ -4948,7 +5205,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4966,7 +5223,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4984,7 +5241,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5002,7 +5259,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,7 +5277,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5038,7 +5295,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5056,7 +5313,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -5076,7 +5333,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -5113,7 +5370,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5146,7 +5403,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5164,7 +5421,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5182,7 +5439,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,7 +5457,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -5220,7 +5477,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -5266,7 +5523,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,7 +5544,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5305,7 +5562,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5323,7 +5580,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5341,7 +5598,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,7 +5616,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5377,7 +5634,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5395,7 +5652,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -5415,7 +5672,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -5486,7 +5743,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5525,7 +5782,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5534,7 +5791,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5552,7 +5809,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5570,7 +5827,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -5590,7 +5847,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -5631,7 +5888,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5676,7 +5933,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5685,7 +5942,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5703,7 +5960,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5721,7 +5978,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5739,7 +5996,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -5759,7 +6016,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -5821,7 +6078,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5889,7 +6146,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5898,7 +6155,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5916,7 +6173,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5934,7 +6191,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5952,7 +6209,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -5972,7 +6229,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -6020,7 +6277,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6040,7 +6297,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6058,7 +6315,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6076,7 +6333,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,7 +6351,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6112,7 +6369,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6130,7 +6387,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6148,7 +6405,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -6168,7 +6425,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -6199,7 +6456,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6218,7 +6475,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6236,7 +6493,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6266,7 +6523,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6288,7 +6545,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6306,7 +6563,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6324,7 +6581,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -6344,7 +6601,1494 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every subscription, oldest first */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "url": "https://erp.example.com/hooks/shop",
+                     *           "events": [
+                     *             "order.created",
+                     *             "order.status_changed"
+                     *           ],
+                     *           "description": "ERP",
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-03-20T14:02:11.000Z",
+                     *           "updated_at": "2026-03-20T14:02:11.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://erp.example.com/hooks/shop",
+                 *       "events": [
+                 *         "order.created",
+                 *         "order.status_changed"
+                 *       ],
+                 *       "description": "ERP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Subscribed; the secret is shown only in this answer */
+            201: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://erp.example.com/hooks/shop",
+                     *         "events": [
+                     *           "order.created",
+                     *           "order.status_changed"
+                     *         ],
+                     *         "description": "ERP",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "updated_at": "2026-03-20T14:02:11.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookCreatedResponse"];
+                };
+            };
+            /** @description Invalid body, or a URL that is not https or whose host is or resolves to a non-public address */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.url: webhook-target.example resolves to 10.0.0.5, which is not a public address",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://erp.example.com/hooks/shop",
+                     *         "events": [
+                     *           "order.created",
+                     *           "order.status_changed"
+                     *         ],
+                     *         "description": "ERP",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "updated_at": "2026-03-20T14:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.id must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Webhook 3 deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.id must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "*"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The subscription as changed */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://erp.example.com/hooks/shop",
+                     *         "events": [
+                     *           "*"
+                     *         ],
+                     *         "description": "ERP",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "updated_at": "2026-03-20T14:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid body, or a URL that is not https or whose host is or resolves to a non-public address */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.url: webhook-target.example resolves to 10.0.0.5, which is not a public address",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Deliveries per page. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Only deliveries with this status
+                 * @example failed
+                 */
+                outcome?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deliveries": [
+                     *           {
+                     *             "id": 812,
+                     *             "event_id": "0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e",
+                     *             "event_type": "order.created",
+                     *             "status": "delivered",
+                     *             "attempts": 2,
+                     *             "next_attempt_at": null,
+                     *             "created_at": "2026-03-20T14:02:11.000Z",
+                     *             "log": [
+                     *               {
+                     *                 "at": "2026-03-20T14:02:11.200Z",
+                     *                 "status_code": 503,
+                     *                 "error": null,
+                     *                 "duration_ms": 41
+                     *               },
+                     *               {
+                     *                 "at": "2026-03-20T14:02:16.900Z",
+                     *                 "status_code": 200,
+                     *                 "error": null,
+                     *                 "duration_ms": 38
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "page": 1,
+                     *           "limit": 20,
+                     *           "total": 1,
+                     *           "pages": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "querystring.limit must be <= 50",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the webhook. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 3
+                 */
+                id: number;
+                /**
+                 * @description Id of the delivery. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 812
+                 */
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery is due */
+            202: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 812,
+                     *         "event_id": "0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e",
+                     *         "event_type": "order.created",
+                     *         "status": "pending",
+                     *         "attempts": 2,
+                     *         "next_attempt_at": null,
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "log": [
+                     *           {
+                     *             "at": "2026-03-20T14:02:11.200Z",
+                     *             "status_code": 503,
+                     *             "error": null,
+                     *             "duration_ms": 41
+                     *           },
+                     *           {
+                     *             "at": "2026-03-20T14:02:16.900Z",
+                     *             "status_code": 200,
+                     *             "error": null,
+                     *             "duration_ms": 38
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.deliveryId must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No such webhook, or no such delivery of it */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Delivery 812 of webhook 3 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping is queued; its delivery is in the log */
+            202: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 812,
+                     *         "event_id": "0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e",
+                     *         "event_type": "webhook.ping",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "next_attempt_at": "2026-03-20T14:02:11.000Z",
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "log": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.id must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown only here */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                     *         "previous_secret_expires_at": "2026-03-21T14:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RotatedSecretResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.id must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;

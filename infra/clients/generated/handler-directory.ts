@@ -392,7 +392,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -413,7 +413,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -430,7 +430,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -447,7 +447,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -464,7 +464,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -481,7 +481,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -500,7 +500,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -560,7 +560,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -597,7 +597,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -606,7 +606,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -623,7 +623,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -642,7 +642,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -672,7 +672,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -712,7 +712,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -729,7 +729,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -746,7 +746,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -765,7 +765,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -812,7 +812,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -842,7 +842,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -859,7 +859,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -876,7 +876,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -893,7 +893,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -910,7 +910,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -927,7 +927,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -946,7 +946,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -987,7 +987,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description With `format=csv` or `format=xlsx`: `attachment; filename="handlers-YYYY-MM-DD.csv"` (or `.xlsx`) */
                     "content-disposition"?: string;
                     [name: string]: unknown;
@@ -1029,7 +1029,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1046,7 +1046,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1063,7 +1063,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1082,7 +1082,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1118,7 +1118,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1148,7 +1148,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1165,7 +1165,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1182,7 +1182,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1199,7 +1199,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1218,7 +1218,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1264,7 +1264,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1293,7 +1293,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1310,7 +1310,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1327,7 +1327,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1344,7 +1344,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1361,7 +1361,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1378,7 +1378,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1395,7 +1395,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1414,7 +1414,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1450,7 +1450,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1467,7 +1467,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1484,7 +1484,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1501,7 +1501,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1518,7 +1518,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1535,7 +1535,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1552,7 +1552,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1569,7 +1569,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1588,7 +1588,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1633,7 +1633,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1663,7 +1663,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1680,7 +1680,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1697,7 +1697,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1714,7 +1714,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1731,7 +1731,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1748,7 +1748,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1765,7 +1765,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1784,7 +1784,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1830,7 +1830,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,7 +1860,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1877,7 +1877,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1894,7 +1894,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1911,7 +1911,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1928,7 +1928,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1945,7 +1945,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1962,7 +1962,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1981,7 +1981,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2011,7 +2011,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2031,7 +2031,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2059,7 +2059,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2078,7 +2078,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2095,7 +2095,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {

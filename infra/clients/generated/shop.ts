@@ -374,6 +374,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook subscriptions
+         * @description Every subscription, oldest first; secrets are never shown again.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events
+         * @description Events are POSTed to `url` by the Standard Webhooks scheme: headers `webhook-id` (the event
+         *     id: deduplicate on it), `webhook-timestamp` and `webhook-signature`; body `{type, timestamp,
+         *     data}`. A 2xx within 10 s acknowledges; anything else is retried (after about 5 s, 5 min,
+         *     30 min, 2 h, 5 h, then every 10 h); a subscription failing for 5 days is disabled. The
+         *     answer carries the signing secret, shown only here.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook subscription
+         * @description The subscription without its secret; `disabled_reason` says why the shop disabled it.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription and its deliveries
+         * @description Nothing more is sent to it, retries included; its delivery log goes with it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook subscription
+         * @description Changes the fields given. `enabled: true` re-enables a subscription the shop disabled; its pending deliveries are tried again at once.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's deliveries, newest first
+         * @description Each delivery with its attempts; `outcome` filters by status.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description Makes the delivery due at once, whatever its outcome so far (a delivered one is sent again, with the same `webhook-id`).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.ping event
+         * @description Queues a `webhook.ping` event (data: `{webhook_id}`) for this subscription alone, delivered and retried like any other.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret
+         * @description Returns the new secret. For 24 hours deliveries carry two signatures, by the new and the previous secret, so a receiver can switch without losing a delivery.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -455,10 +591,37 @@ export interface components {
             };
             message: string;
         };
+        /** CreateWebhookBody */
+        CreateWebhookBody: {
+            /**
+             * Format: uri
+             * @description https (http only where the shop allows it for development); its host must be, and resolve to, public addresses only
+             */
+            url: string;
+            /** @description The event types to send, or `["*"]` for all */
+            events: ("order.created" | "order.status_changed" | "review.created" | "product.out_of_stock" | "product.back_in_stock" | "*")[];
+            description?: string;
+        };
         /** CreatedOrder */
         CreatedOrder: {
             order_id: number;
             total_amount: number;
+        };
+        /** CreatedWebhook */
+        CreatedWebhook: {
+            id: number;
+            url: string;
+            events: string[];
+            description: string;
+            enabled: boolean;
+            /** @description Why the shop disabled it (failing for 5 days); null otherwise */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The signing secret (Standard Webhooks); shown only in this answer */
+            secret: string;
         };
         /** CustomerLoginBody */
         CustomerLoginBody: {
@@ -488,6 +651,47 @@ export interface components {
             last_name: string;
             /** @description JWT for the bearer scheme */
             token: string;
+        };
+        /** Delivery */
+        Delivery: {
+            id: number;
+            /**
+             * Format: uuid
+             * @description The `webhook-id` of every attempt
+             */
+            event_id: string;
+            event_type: string;
+            status: components["schemas"]["DeliveryOutcome"];
+            attempts: number;
+            /** @description When it is tried next (pending only) */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Each attempt, oldest first */
+            log: {
+                /** Format: date-time */
+                at: string;
+                status_code: number | null;
+                error: string | null;
+                duration_ms: number;
+            }[];
+        };
+        DeliveryListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["DeliveryPage"];
+        };
+        /** DeliveryOutcome */
+        DeliveryOutcome: "pending" | "delivered" | "failed";
+        /** DeliveryPage */
+        DeliveryPage: {
+            deliveries: components["schemas"]["Delivery"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        DeliveryResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Delivery"];
         };
         /** EventFeed */
         EventFeed: {
@@ -779,6 +983,17 @@ export interface components {
                 count: number;
             }[];
         };
+        /** RotatedSecret */
+        RotatedSecret: {
+            secret: string;
+            /** Format: date-time */
+            previous_secret_expires_at: string;
+        };
+        RotatedSecretResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RotatedSecret"];
+        };
         /** ShopError */
         ShopError: {
             /** @enum {boolean} */
@@ -859,6 +1074,48 @@ export interface components {
             /** @description Subscribes or unsubscribes the account e-mail address */
             newsletter?: boolean;
         };
+        /** UpdateWebhookBody */
+        UpdateWebhookBody: {
+            /**
+             * Format: uri
+             * @description https (http only where the shop allows it for development); its host must be, and resolve to, public addresses only
+             */
+            url?: string;
+            /** @description The event types to send, or `["*"]` for all */
+            events?: ("order.created" | "order.status_changed" | "review.created" | "product.out_of_stock" | "product.back_in_stock" | "*")[];
+            /** @description true re-enables a disabled subscription */
+            enabled?: boolean;
+            description?: string;
+        };
+        /** Webhook */
+        Webhook: {
+            id: number;
+            url: string;
+            events: string[];
+            description: string;
+            enabled: boolean;
+            /** @description Why the shop disabled it (failing for 5 days); null otherwise */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookCreatedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["CreatedWebhook"];
+        };
+        WebhookList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Webhook"][];
+        };
+        WebhookResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Webhook"];
+        };
     };
     responses: never;
     parameters: never;
@@ -885,7 +1142,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -923,7 +1180,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -932,7 +1189,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -950,7 +1207,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -968,7 +1225,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -988,7 +1245,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1029,7 +1286,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1053,7 +1310,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1071,7 +1328,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1089,7 +1346,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1107,7 +1364,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1125,7 +1382,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1145,7 +1402,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1190,7 +1447,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1214,7 +1471,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1232,7 +1489,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1250,7 +1507,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1268,7 +1525,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1286,7 +1543,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1304,7 +1561,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1324,7 +1581,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1377,7 +1634,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1406,7 +1663,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1424,7 +1681,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1442,7 +1699,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1460,7 +1717,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1478,7 +1735,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1496,7 +1753,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1514,7 +1771,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1532,7 +1789,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1552,7 +1809,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1604,7 +1861,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,7 +1890,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1651,7 +1908,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,7 +1926,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1687,7 +1944,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1705,7 +1962,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1723,7 +1980,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1741,7 +1998,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1759,7 +2016,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1779,7 +2036,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -1821,7 +2078,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1842,7 +2099,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,7 +2117,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1878,7 +2135,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1896,7 +2153,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1914,7 +2171,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1932,7 +2189,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1950,7 +2207,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -1970,7 +2227,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2007,7 +2264,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,7 +2304,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,7 +2322,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,7 +2340,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2101,7 +2358,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2119,7 +2376,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2139,7 +2396,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2186,7 +2443,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2207,7 +2464,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,7 +2482,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2243,7 +2500,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2261,7 +2518,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2279,7 +2536,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2297,7 +2554,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2315,7 +2572,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2335,7 +2592,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2377,7 +2634,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2421,7 +2678,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2439,7 +2696,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2457,7 +2714,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2477,7 +2734,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2508,7 +2765,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2528,7 +2785,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2575,7 +2832,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2595,7 +2852,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2613,7 +2870,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2631,7 +2888,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,7 +2906,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2667,7 +2924,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2685,7 +2942,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2705,7 +2962,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2745,7 +3002,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2766,7 +3023,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2784,7 +3041,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2802,7 +3059,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2820,7 +3077,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,7 +3095,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2856,7 +3113,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -2876,7 +3133,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -2932,7 +3189,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description `true` when the answer replays the first one for this `Idempotency-Key` (a refusal replayed carries it too) */
                     "idempotent-replayed"?: string;
                     [name: string]: unknown;
@@ -2955,7 +3212,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2973,7 +3230,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,7 +3248,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3009,7 +3266,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3027,7 +3284,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,7 +3302,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3063,7 +3320,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3083,7 +3340,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3120,7 +3377,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3153,7 +3410,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,7 +3428,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3189,7 +3446,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3207,7 +3464,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3227,7 +3484,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3273,7 +3530,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3294,7 +3551,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3312,7 +3569,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3330,7 +3587,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,7 +3605,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3366,7 +3623,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3384,7 +3641,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3402,7 +3659,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3422,7 +3679,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3493,7 +3750,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3532,7 +3789,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3541,7 +3798,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3559,7 +3816,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3577,7 +3834,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3597,7 +3854,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3638,7 +3895,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,7 +3940,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3692,7 +3949,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3710,7 +3967,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3728,7 +3985,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3746,7 +4003,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3766,7 +4023,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -3828,7 +4085,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3896,7 +4153,7 @@ export interface operations {
                     /** @description How the answer may be kept and reused */
                     "cache-control": string;
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3905,7 +4162,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3923,7 +4180,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,7 +4198,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,7 +4216,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -3979,7 +4236,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -4027,7 +4284,7 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4047,7 +4304,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,7 +4322,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,7 +4340,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4101,7 +4358,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4119,7 +4376,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4137,7 +4394,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,7 +4412,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -4175,7 +4432,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;
@@ -4206,7 +4463,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4225,7 +4482,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,7 +4500,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4273,7 +4530,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4295,7 +4552,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4313,7 +4570,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4331,7 +4588,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -4351,7 +4608,1494 @@ export interface operations {
             503: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
-                    "x-request-id"?: string;
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every subscription, oldest first */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "url": "https://erp.example.com/hooks/shop",
+                     *           "events": [
+                     *             "order.created",
+                     *             "order.status_changed"
+                     *           ],
+                     *           "description": "ERP",
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-03-20T14:02:11.000Z",
+                     *           "updated_at": "2026-03-20T14:02:11.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://erp.example.com/hooks/shop",
+                 *       "events": [
+                 *         "order.created",
+                 *         "order.status_changed"
+                 *       ],
+                 *       "description": "ERP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Subscribed; the secret is shown only in this answer */
+            201: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://erp.example.com/hooks/shop",
+                     *         "events": [
+                     *           "order.created",
+                     *           "order.status_changed"
+                     *         ],
+                     *         "description": "ERP",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "updated_at": "2026-03-20T14:02:11.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookCreatedResponse"];
+                };
+            };
+            /** @description Invalid body, or a URL that is not https or whose host is or resolves to a non-public address */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.url: webhook-target.example resolves to 10.0.0.5, which is not a public address",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://erp.example.com/hooks/shop",
+                     *         "events": [
+                     *           "order.created",
+                     *           "order.status_changed"
+                     *         ],
+                     *         "description": "ERP",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "updated_at": "2026-03-20T14:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.id must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Webhook 3 deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.id must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "*"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The subscription as changed */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://erp.example.com/hooks/shop",
+                     *         "events": [
+                     *           "*"
+                     *         ],
+                     *         "description": "ERP",
+                     *         "enabled": true,
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "updated_at": "2026-03-20T14:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid body, or a URL that is not https or whose host is or resolves to a non-public address */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.url: webhook-target.example resolves to 10.0.0.5, which is not a public address",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Deliveries per page. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Only deliveries with this status
+                 * @example failed
+                 */
+                outcome?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deliveries": [
+                     *           {
+                     *             "id": 812,
+                     *             "event_id": "0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e",
+                     *             "event_type": "order.created",
+                     *             "status": "delivered",
+                     *             "attempts": 2,
+                     *             "next_attempt_at": null,
+                     *             "created_at": "2026-03-20T14:02:11.000Z",
+                     *             "log": [
+                     *               {
+                     *                 "at": "2026-03-20T14:02:11.200Z",
+                     *                 "status_code": 503,
+                     *                 "error": null,
+                     *                 "duration_ms": 41
+                     *               },
+                     *               {
+                     *                 "at": "2026-03-20T14:02:16.900Z",
+                     *                 "status_code": 200,
+                     *                 "error": null,
+                     *                 "duration_ms": 38
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "pagination": {
+                     *           "page": 1,
+                     *           "limit": 20,
+                     *           "total": 1,
+                     *           "pages": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "querystring.limit must be <= 50",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the webhook. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 3
+                 */
+                id: number;
+                /**
+                 * @description Id of the delivery. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 812
+                 */
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery is due */
+            202: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 812,
+                     *         "event_id": "0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e",
+                     *         "event_type": "order.created",
+                     *         "status": "pending",
+                     *         "attempts": 2,
+                     *         "next_attempt_at": null,
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "log": [
+                     *           {
+                     *             "at": "2026-03-20T14:02:11.200Z",
+                     *             "status_code": 503,
+                     *             "error": null,
+                     *             "duration_ms": 41
+                     *           },
+                     *           {
+                     *             "at": "2026-03-20T14:02:16.900Z",
+                     *             "status_code": 200,
+                     *             "error": null,
+                     *             "duration_ms": 38
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.deliveryId must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No such webhook, or no such delivery of it */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Delivery 812 of webhook 3 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping is queued; its delivery is in the log */
+            202: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 812,
+                     *         "event_id": "0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e",
+                     *         "event_type": "webhook.ping",
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "next_attempt_at": "2026-03-20T14:02:11.000Z",
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "log": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.id must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown only here */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                     *         "previous_secret_expires_at": "2026-03-21T14:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RotatedSecretResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "params.id must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Webhook 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
                     /** @description Seconds until a new request is accepted */
                     "retry-after"?: number;
                     [name: string]: unknown;

@@ -23,6 +23,7 @@ const REQUEST_ID: ResponseHeaders = {
     type: 'string',
     description:
       'The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one',
+    required: true,
   },
 };
 
