@@ -5,6 +5,7 @@ import type { ShopConfig } from './config.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { auth, JWT_AUDIENCE, JWT_ISSUER } from './plugins/auth.js';
 import { database } from './plugins/database.js';
+import { webhookDelivery } from './plugins/webhook-delivery.js';
 import { routes } from './routes/index.js';
 
 // The service's programmatic entry (tests, infra, bench): its configuration and its app.
@@ -35,6 +36,7 @@ export async function buildApp(
       database,
       isDatabaseUnavailable,
       auth,
+      plugins: [webhookDelivery],
       routes,
     },
     runtime,

@@ -52,13 +52,16 @@ const SEQUENCER_LOCK = 2_302_026_112_501n;
  * to n never finds a row below n later. Writers never wait for it: they insert unnumbered rows
  * and commit as before; only sequencers take the lock, each for one short UPDATE.
  *
+ * Numbering an event also queues its deliveries, one per enabled webhook that wants its type,
+ * in the same statement: every event a subscription should get is queued exactly once.
+ *
  * Retention never deletes the highest numbered row (see deleteEventsBefore), so numbering goes on
  * from it rather than starting again.
  */
 export const sequenceEvents = (db: Db, batch: number): Promise<number> =>
   db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK}::bigint)`;
-    return tx.$executeRaw`
+    const [row] = await tx.$queryRaw<Array<{ numbered: number }>>`
       WITH last AS (SELECT coalesce(max(sequence), 0) AS n FROM events),
       next AS (
         SELECT e.id, last.n + row_number() OVER (ORDER BY e.position) AS sequence
@@ -66,8 +69,24 @@ export const sequenceEvents = (db: Db, batch: number): Promise<number> =>
          WHERE e.sequence IS NULL
          ORDER BY e.position
          LIMIT ${batch}
+      ), numbered AS (
+        UPDATE events e SET sequence = next.sequence FROM next WHERE e.id = next.id
+        RETURNING e.id, e.type, e.occurred_at, e.data
+      ), fanned_out AS (
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload,
+                                        next_attempt_at, updated_at)
+        SELECT w.id, n.id, n.type,
+               jsonb_build_object(
+                 'type', n.type,
+                 'timestamp', to_char(n.occurred_at AT TIME ZONE 'UTC',
+                                      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                 'data', n.data),
+               now(), now()
+          FROM numbered n
+          JOIN webhooks w ON w.enabled AND (n.type = ANY(w.events) OR '*' = ANY(w.events))
       )
-      UPDATE events e SET sequence = next.sequence FROM next WHERE e.id = next.id`;
+      SELECT count(*)::int AS numbered FROM numbered`;
+    return row?.numbered ?? 0;
   });
 
 /** Whether any committed event still waits for its number. */

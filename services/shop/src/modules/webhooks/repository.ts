@@ -131,3 +131,118 @@ export async function makeDeliveryDue(
   if (count === 0) return null;
   return db.webhookDelivery.findUnique({ where: { id: deliveryId }, select: DELIVERY_FIELDS });
 }
+
+/** A delivery claimed for one attempt, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: number;
+  webhookId: number;
+  eventId: string;
+  /** The body exactly as sent and signed. */
+  payload: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: Date | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries of enabled webhooks not in `busy`, oldest due first, for
+ * one attempt each: the claim moves `next_attempt_at` `leaseMs` ahead (past the attempt's
+ * time-out), so no other worker takes them while they are sent, and a worker that dies leaves
+ * them due again once the lease ends. FOR UPDATE SKIP LOCKED lets workers claim side by side
+ * without waiting for each other; a row another worker claimed meanwhile is re-checked after its
+ * lock and, no longer due, dropped, so each attempt is claimed by one worker.
+ */
+export const claimDueDeliveries = (
+  db: Db,
+  claim: { limit: number; leaseMs: number; busy: number[] },
+): Promise<ClaimedDelivery[]> =>
+  db.$queryRaw<ClaimedDelivery[]>`
+    UPDATE webhook_deliveries d
+       SET attempts = d.attempts + 1,
+           next_attempt_at = now() + ${claim.leaseMs} * interval '1 millisecond',
+           updated_at = now()
+      FROM webhooks w
+     WHERE w.id = d.webhook_id
+       AND d.id IN (
+         SELECT due.id
+           FROM webhook_deliveries due
+           JOIN webhooks hook ON hook.id = due.webhook_id
+          WHERE due.status = 'pending' AND due.next_attempt_at <= now() AND hook.enabled
+            AND NOT (due.webhook_id = ANY(${claim.busy}::int[]))
+          ORDER BY due.next_attempt_at, due.id
+          LIMIT ${claim.limit}
+            FOR UPDATE OF due SKIP LOCKED)
+    RETURNING d.id, d.webhook_id AS "webhookId", d.event_id::text AS "eventId",
+              d.payload::text AS payload, d.attempts, w.url, w.secret,
+              w.previous_secret AS "previousSecret",
+              w.previous_secret_until AS "previousSecretUntil"`;
+
+/** What one attempt came to. */
+export interface AttemptResult {
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** A 2xx: the delivery is done. */
+  delivered: boolean;
+  /** When to try again (a failed attempt). */
+  retryAt: Date | null;
+}
+
+/**
+ * Logs the attempt, settles the delivery (delivered, or due again at `retryAt`) and the webhook's
+ * failing streak (ended by a success, begun by the first failure); returns since when the webhook
+ * has been failing (null: it is not, or it is gone). Nothing when the delivery was deleted.
+ */
+export async function recordAttempt(
+  db: Db,
+  deliveryId: number,
+  result: AttemptResult,
+): Promise<Date | null> {
+  const [row] = await db.$queryRaw<Array<{ failingSince: Date | null }>>`
+    WITH settled AS (
+      UPDATE webhook_deliveries
+         SET status = (CASE WHEN ${result.delivered} THEN 'delivered' ELSE status::text END)
+                      ::delivery_status,
+             next_attempt_at = coalesce(${result.retryAt}::timestamptz, next_attempt_at),
+             updated_at = now()
+       WHERE id = ${deliveryId}
+      RETURNING id, webhook_id
+    ), logged AS (
+      INSERT INTO delivery_attempts (delivery_id, at, status_code, error, duration_ms)
+      SELECT id, ${result.at}, ${result.statusCode}::int, ${result.error}::text,
+             ${result.durationMs}::int
+        FROM settled
+    ), streak AS (
+      UPDATE webhooks
+         SET failing_since = CASE WHEN ${result.delivered} THEN NULL
+                                  ELSE coalesce(failing_since, ${result.at}) END
+       WHERE id = (SELECT webhook_id FROM settled)
+      RETURNING failing_since
+    )
+    SELECT failing_since AS "failingSince" FROM streak`;
+  return row?.failingSince ?? null;
+}
+
+/**
+ * Disables a webhook that has been failing too long, with the reason, unless a success ended its
+ * streak meanwhile; its pending deliveries become failed (re-enabling makes them due again).
+ */
+export const disableFailingWebhook = (
+  db: Db,
+  webhookId: number,
+  failingSince: Date,
+  reason: string,
+): Promise<unknown> =>
+  db.$transaction([
+    db.webhook.updateMany({
+      where: { id: webhookId, enabled: true, failingSince: { lte: failingSince } },
+      data: { enabled: false, disabledReason: reason },
+    }),
+    db.webhookDelivery.updateMany({
+      where: { webhookId, status: 'pending', webhook: { enabled: false } },
+      data: { status: 'failed' },
+    }),
+  ]);

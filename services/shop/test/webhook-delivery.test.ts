@@ -1,0 +1,383 @@
+// Webhook delivery end to end: the real app's worker sends to a real receiver on 127.0.0.1 that
+// verifies every delivery with standardwebhooks' Webhook.verify. Timings are shortened through
+// the config (webhookTestConfig): polls every 20 ms, retries after 50, 100, 200 ms.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ShopEvent } from '@dogshop/contracts/shop';
+import { Webhook } from 'standardwebhooks';
+import { sealSecret } from '../src/modules/webhooks/secrets.js';
+import { createTestApp, webhookTestConfig, type TestApp } from './support/app.js';
+import { bearer, registerCustomer } from './support/customers.js';
+import { addProduct, orderBody } from './support/orders.js';
+
+interface Received {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  /** What the receiver answered. */
+  status: number;
+}
+
+/** A receiver on loopback: answers `answer()` (a status, or 'hang' to never answer). */
+class Receiver {
+  readonly received: Received[] = [];
+  connections = 0;
+  answer: () => number | 'hang' = () => 200;
+  private server: http.Server | undefined;
+  port = 0;
+
+  async listen(port = 0): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const answer = this.answer();
+        if (answer === 'hang') return;
+        this.received.push({
+          id: String(req.headers['webhook-id']),
+          timestamp: String(req.headers['webhook-timestamp']),
+          signature: String(req.headers['webhook-signature']),
+          body: Buffer.concat(chunks).toString('utf8'),
+          status: answer,
+        });
+        res.writeHead(answer).end('ok');
+      });
+    });
+    this.server.on('connection', () => this.connections++);
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/hook`;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+
+  /** Verified with the secret (throws if no signature matches); the parsed body. */
+  verified(secret: string): Array<{ id: string; type: string; timestamp: string; data: unknown }> {
+    return this.received
+      .filter((r) => r.status < 300)
+      .map((r) => {
+        const body = new Webhook(secret).verify(r.body, {
+          'webhook-id': r.id,
+          'webhook-timestamp': r.timestamp,
+          'webhook-signature': r.signature,
+        }) as { type: string; timestamp: string; data: unknown };
+        return { id: r.id, ...body };
+      });
+  }
+}
+
+async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function subscribe(t: TestApp, url: string, events: string[] = ['*']) {
+  const res = await t.request({ method: 'POST', url: '/webhooks', payload: { url, events } });
+  expect(res.statusCode).toBe(201);
+  return res.json().data as { id: number; secret: string };
+}
+
+async function feedAll(t: TestApp): Promise<ShopEvent[]> {
+  const res = await t.request({ method: 'GET', url: '/events?limit=500' });
+  return res.json().data.events as ShopEvent[];
+}
+
+const place = async (t: TestApp, productId: number, quantity = 1, price = 1) => {
+  const res = await t.request({
+    method: 'POST',
+    url: '/orders',
+    payload: orderBody([{ product_id: productId, quantity, price }]),
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().data.order_id as number;
+};
+
+describe('every event type, from the real operations, signed', () => {
+  let t: TestApp;
+  const all = new Receiver();
+  const ordersOnly = new Receiver();
+  beforeAll(async () => {
+    t = await createTestApp(webhookTestConfig());
+    await all.listen();
+    await ordersOnly.listen();
+  });
+  afterAll(async () => {
+    await t.close();
+    await all.close();
+    await ordersOnly.close();
+  });
+
+  it('delivers each event to the subscriptions that want it, verified, with the event id as webhook-id', async () => {
+    const hook = await subscribe(t, all.url);
+    const orders = await subscribe(t, ordersOnly.url, ['order.created']);
+    const product = await addProduct(t.app, 'Delivered lead', '1.00', 1);
+    const orderId = await place(t, product);
+    await t.request({ method: 'PUT', url: `/orders/${orderId}`, payload: { status: 'cancelled' } });
+    const customer = await registerCustomer(t);
+    const review = await t.request({
+      method: 'POST',
+      url: `/products/${product}/reviews`,
+      payload: { rating: 5, title: 'Great', comment: 'Holds up in wet heather.' },
+      headers: bearer(customer.token),
+    });
+    expect(review.statusCode).toBe(201);
+    const ping = await t.request({ method: 'POST', url: `/webhooks/${hook.id}/ping` });
+    expect(ping.statusCode).toBe(202);
+
+    await until(() => all.received.length >= 6);
+    const feed = await feedAll(t);
+    expect(feed.map((e) => e.type)).toEqual([
+      'order.created',
+      'product.out_of_stock',
+      'order.status_changed',
+      'product.back_in_stock',
+      'review.created',
+    ]);
+    const delivered = all.verified(hook.secret);
+    // Each feed event exactly once, its body the feed's (type, timestamp, data).
+    for (const event of feed) {
+      expect(delivered.filter((d) => d.id === event.id)).toEqual([
+        { id: event.id, type: event.type, timestamp: event.timestamp, data: event.data },
+      ]);
+    }
+    expect(delivered.filter((d) => d.type === 'webhook.ping')).toEqual([
+      {
+        id: ping.json().data.event_id,
+        type: 'webhook.ping',
+        timestamp: expect.any(String),
+        data: { webhook_id: hook.id },
+      },
+    ]);
+    expect(delivered).toHaveLength(6);
+
+    await until(() => ordersOnly.received.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ordersOnly.verified(orders.secret).map((d) => d.type)).toEqual(['order.created']);
+    // Another subscription's secret verifies none of them.
+    expect(() => ordersOnly.verified(hook.secret)).toThrow();
+
+    const log = await t.request({
+      method: 'GET',
+      url: `/webhooks/${hook.id}/deliveries?outcome=delivered`,
+    });
+    expect(log.json().data.pagination.total).toBe(6);
+    expect(log.json().data.deliveries[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      next_attempt_at: null,
+      log: [{ status_code: 200, error: null, duration_ms: expect.any(Number) }],
+    });
+  });
+
+  it('retry sends a delivery again with the same webhook-id', async () => {
+    const hook = (await t.request({ method: 'GET', url: '/webhooks' })).json().data[0] as {
+      id: number;
+    };
+    const page = await t.request({ method: 'GET', url: `/webhooks/${hook.id}/deliveries?limit=1` });
+    const delivery = page.json().data.deliveries[0] as { id: number; event_id: string };
+    const before = all.received.length;
+    const res = await t.request({
+      method: 'POST',
+      url: `/webhooks/${hook.id}/deliveries/${delivery.id}/retry`,
+    });
+    expect(res.statusCode).toBe(202);
+    await until(() => all.received.length > before);
+    expect(all.received.at(-1)!.id).toBe(delivery.event_id);
+  });
+});
+
+describe('a receiver that fails, then refuses connections, then is back', () => {
+  let t: TestApp;
+  const receiver = new Receiver();
+  beforeAll(async () => {
+    t = await createTestApp(webhookTestConfig());
+    await receiver.listen();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('gets every event, a duplicate only after a failed attempt, with the same webhook-id', async () => {
+    const hook = await subscribe(t, receiver.url, ['order.created']);
+    const product = await addProduct(t.app, 'Outage lead', '1.00', 1000);
+    // 500s for a while.
+    receiver.answer = () => 500;
+    for (let i = 0; i < 10; i++) await place(t, product);
+    await until(() => receiver.received.length >= 20);
+    // Then nobody listens.
+    const port = receiver.port;
+    await receiver.close();
+    for (let i = 0; i < 10; i++) await place(t, product);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Back.
+    receiver.answer = () => 200;
+    await receiver.listen(port);
+    const feed = await feedAll(t);
+    expect(feed).toHaveLength(20);
+    await until(() => new Set(receiver.verified(hook.secret).map((d) => d.id)).size === 20, 20_000);
+
+    const delivered = receiver.verified(hook.secret);
+    expect(new Set(delivered.map((d) => d.id))).toEqual(new Set(feed.map((e) => e.id)));
+    // Exactly one acknowledged attempt per event; every other request for it was answered 500
+    // before that one.
+    for (const event of feed) {
+      const requests = receiver.received.filter((r) => r.id === event.id);
+      expect(requests.at(-1)!.status).toBe(200);
+      expect(requests.slice(0, -1).every((r) => r.status === 500)).toBe(true);
+    }
+    const log = await t.request({ method: 'GET', url: `/webhooks/${hook.id}/deliveries?limit=50` });
+    const attempts = (
+      log.json().data.deliveries as Array<{
+        log: Array<{ status_code: number | null; error: string | null }>;
+      }>
+    ).flatMap((d) => d.log);
+    expect(attempts.some((a) => a.status_code === 500)).toBe(true);
+    expect(attempts.some((a) => a.error?.startsWith('ECONNREFUSED'))).toBe(true);
+    const pending = await t.request({
+      method: 'GET',
+      url: `/webhooks/${hook.id}/deliveries?outcome=pending`,
+    });
+    expect(pending.json().data.pagination.total).toBe(0);
+  });
+});
+
+describe('secret rotation', () => {
+  let t: TestApp;
+  const receiver = new Receiver();
+  beforeAll(async () => {
+    t = await createTestApp(webhookTestConfig());
+    await receiver.listen();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('signs with both secrets during the overlap, only the new one after', async () => {
+    const hook = await subscribe(t, receiver.url, ['order.created']);
+    const product = await addProduct(t.app, 'Rotated lead', '1.00', 100);
+    const rotated = await t.request({ method: 'POST', url: `/webhooks/${hook.id}/rotate-secret` });
+    const secret = rotated.json().data.secret as string;
+    await place(t, product);
+    await until(() => receiver.received.length === 1);
+    expect(receiver.received[0]!.signature.split(' ')).toHaveLength(2);
+    expect(receiver.verified(secret)).toHaveLength(1);
+    expect(receiver.verified(hook.secret)).toHaveLength(1);
+
+    // The overlap ends (24 hours, moved into the past here).
+    await t.app.db.webhook.update({
+      where: { id: hook.id },
+      data: { previousSecretUntil: new Date(Date.now() - 1000) },
+    });
+    receiver.received.length = 0;
+    await place(t, product);
+    await until(() => receiver.received.length === 1);
+    expect(receiver.received[0]!.signature.split(' ')).toHaveLength(1);
+    expect(receiver.verified(secret)).toHaveLength(1);
+    expect(() => receiver.verified(hook.secret)).toThrow();
+  });
+});
+
+describe('isolation, disabling, and the address check at delivery', () => {
+  it('a receiver that never answers delays no other', async () => {
+    const t = await createTestApp(webhookTestConfig({ timeoutMs: 3_000 }));
+    const stuck = new Receiver();
+    const quick = new Receiver();
+    await stuck.listen();
+    await quick.listen();
+    try {
+      stuck.answer = () => 'hang';
+      await subscribe(t, stuck.url, ['order.created']);
+      const hook = await subscribe(t, quick.url, ['order.created']);
+      const product = await addProduct(t.app, 'Isolated lead', '1.00', 100);
+      const started = Date.now();
+      for (let i = 0; i < 12; i++) await place(t, product);
+      await until(() => quick.received.length === 12, 2_500);
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(quick.verified(hook.secret)).toHaveLength(12);
+    } finally {
+      await t.close();
+      await stuck.close();
+      await quick.close();
+    }
+  });
+
+  it('a subscription failing for longer than allowed is disabled with the reason', async () => {
+    const t = await createTestApp(webhookTestConfig({ disableAfterMs: 300 }));
+    const receiver = new Receiver();
+    await receiver.listen();
+    try {
+      receiver.answer = () => 503;
+      const hook = await subscribe(t, receiver.url, ['order.created']);
+      const product = await addProduct(t.app, 'Failing lead', '1.00', 100);
+      await place(t, product);
+      await until(async () => {
+        const res = await t.request({ method: 'GET', url: `/webhooks/${hook.id}` });
+        return res.json().data.enabled === false;
+      });
+      const shown = (await t.request({ method: 'GET', url: `/webhooks/${hook.id}` })).json().data;
+      expect(shown.disabled_reason).toMatch(/^deliveries failed since .* \(last: status 503\)$/);
+      const failed = await t.request({
+        method: 'GET',
+        url: `/webhooks/${hook.id}/deliveries?outcome=failed`,
+      });
+      expect(failed.json().data.pagination.total).toBe(1);
+
+      // Re-enabled: its deliveries are due again, and now acknowledged.
+      receiver.answer = () => 200;
+      await t.request({ method: 'PATCH', url: `/webhooks/${hook.id}`, payload: { enabled: true } });
+      await until(() => receiver.received.some((r) => r.status === 200));
+      const again = (await t.request({ method: 'GET', url: `/webhooks/${hook.id}` })).json().data;
+      expect(again).toMatchObject({ enabled: true, disabled_reason: null });
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+
+  it('without WEBHOOK_ALLOW_PRIVATE_TARGETS a target that now resolves to loopback gets no connection', async () => {
+    const t = await createTestApp(webhookTestConfig({ allowPrivateTargets: false }));
+    const receiver = new Receiver();
+    await receiver.listen();
+    try {
+      // As if its name had resolved to a public address when it was registered.
+      const hook = await t.app.db.webhook.create({
+        data: {
+          url: `http://localhost:${receiver.port}/hook`,
+          events: ['*'],
+          secret: sealSecret(t.config.webhooks.secretKey, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+        },
+      });
+      const product = await addProduct(t.app, 'Guarded lead', '1.00', 100);
+      await place(t, product);
+      await until(async () => {
+        const res = await t.request({ method: 'GET', url: `/webhooks/${hook.id}/deliveries` });
+        return (res.json().data.deliveries[0]?.attempts ?? 0) >= 2;
+      });
+      expect(receiver.connections).toBe(0);
+      const log = await t.request({ method: 'GET', url: `/webhooks/${hook.id}/deliveries` });
+      expect(log.json().data.deliveries[0].log[0]).toMatchObject({
+        status_code: null,
+        error: expect.stringMatching(/127\.0\.0\.1|::1|private|not allowed/i),
+      });
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+});
