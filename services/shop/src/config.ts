@@ -94,7 +94,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
         dataDir: common.dataDir,
       }),
       eventRetentionDays: e.EVENT_RETENTION_DAYS,
-      pollIntervalMs: 1000,
+      pollIntervalMs: 250,
       retryScheduleMs: RETRY_SCHEDULE_MS,
       disableAfterMs: 5 * 24 * HOUR,
       timeoutMs: 10_000,

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ShopEvent } from '@dogshop/contracts/shop';
 import { Webhook } from 'standardwebhooks';
 import { sealSecret } from '../src/modules/webhooks/secrets.js';
-import { createTestApp, webhookTestConfig, type TestApp } from './support/app.js';
+import { buildApp } from '../src/app.js';
+import { TEST_API_KEY, createTestApp, webhookTestConfig, type TestApp } from './support/app.js';
 import { bearer, registerCustomer } from './support/customers.js';
 import { addProduct, orderBody } from './support/orders.js';
 
@@ -294,23 +295,48 @@ describe('secret rotation', () => {
 });
 
 describe('isolation, disabling, and the address check at delivery', () => {
-  it('a receiver that never answers delays no other', async () => {
-    const t = await createTestApp(webhookTestConfig({ timeoutMs: 3_000 }));
+  it('a receiver that never answers delays no other, even with a backlog', async () => {
+    // The backlog is made with no worker running: 40 deliveries to a receiver that never
+    // answers, then 5 to one that does, all due at once when the worker (a replica on the same
+    // database) starts.
+    const t = await createTestApp();
     const stuck = new Receiver();
     const quick = new Receiver();
     await stuck.listen();
     await quick.listen();
+    const open = { ...t.config, ...webhookTestConfig({ timeoutMs: 3_000 }) };
+    const allowed = {
+      ...t.config,
+      webhooks: { ...t.config.webhooks, ...open.webhooks, deliver: false },
+    };
+    const registrar = await buildApp(allowed);
+    let replica: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
       stuck.answer = () => 'hang';
-      await subscribe(t, stuck.url, ['order.created']);
-      const hook = await subscribe(t, quick.url, ['order.created']);
+      const post = (url: string) =>
+        registrar.inject({
+          method: 'POST',
+          url: '/webhooks',
+          headers: { 'x-api-key': TEST_API_KEY },
+          payload: { url, events: ['order.created'] },
+        });
+      expect((await post(stuck.url)).statusCode).toBe(201);
       const product = await addProduct(t.app, 'Isolated lead', '1.00', 100);
+      for (let i = 0; i < 40; i++) await place(t, product);
+      await feedAll(t); // numbers them: 40 deliveries queued
+      const hook = (await post(quick.url)).json().data as { secret: string };
+      for (let i = 0; i < 5; i++) await place(t, product);
+      await feedAll(t);
+
+      replica = await buildApp(open);
+      await replica.ready();
       const started = Date.now();
-      for (let i = 0; i < 12; i++) await place(t, product);
-      await until(() => quick.received.length === 12, 2_500);
+      await until(() => quick.received.length === 5, 2_500);
       expect(Date.now() - started).toBeLessThan(2_500);
-      expect(quick.verified(hook.secret)).toHaveLength(12);
+      expect(quick.verified(hook.secret)).toHaveLength(5);
     } finally {
+      await replica?.close();
+      await registrar.close();
       await t.close();
       await stuck.close();
       await quick.close();
@@ -378,6 +404,38 @@ describe('isolation, disabling, and the address check at delivery', () => {
     } finally {
       await t.close();
       await receiver.close();
+    }
+  });
+});
+
+describe('retention', () => {
+  it('the worker deletes events older than EVENT_RETENTION_DAYS, never the newest', async () => {
+    const t = await createTestApp();
+    let replica: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      const day = 24 * 3600_000;
+      const at = (daysAgo: number) => new Date(Date.now() - daysAgo * day);
+      const data = { product_id: 1, name: 'old', stock: 0 };
+      await t.app.db.event.createMany({
+        data: [40, 31, 29, 1].map((daysAgo) => ({
+          type: 'product.out_of_stock',
+          occurredAt: at(daysAgo),
+          data,
+        })),
+      });
+      // The newest by number is old too: it stays, so numbering goes on from it.
+      await t.app.db.event.create({
+        data: { type: 'product.back_in_stock', occurredAt: at(50), data },
+      });
+      expect(await feedAll(t)).toHaveLength(5);
+      replica = await buildApp({ ...t.config, ...webhookTestConfig({ eventRetentionDays: 30 }) });
+      await replica.ready();
+      await until(async () => (await feedAll(t)).length === 3);
+      const kept = await feedAll(t);
+      expect(kept.map((e) => e.sequence)).toEqual([3, 4, 5]);
+    } finally {
+      await replica?.close();
+      await t.close();
     }
   });
 });

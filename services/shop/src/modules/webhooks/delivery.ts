@@ -164,6 +164,7 @@ export class DeliveryWorker {
       const busy = [...this.inFlight].filter(([, n]) => n >= PER_WEBHOOK).map(([id]) => id);
       const claimed = await claimDueDeliveries(this.db, {
         limit: free,
+        perWebhook: PER_WEBHOOK,
         leaseMs: this.config.timeoutMs + 60_000,
         busy,
       });

@@ -147,16 +147,16 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries of enabled webhooks not in `busy`, oldest due first, for
- * one attempt each: the claim moves `next_attempt_at` `leaseMs` ahead (past the attempt's
- * time-out), so no other worker takes them while they are sent, and a worker that dies leaves
- * them due again once the lease ends. FOR UPDATE SKIP LOCKED lets workers claim side by side
+ * Claims up to `limit` due deliveries of enabled webhooks not in `busy`, oldest due first and at
+ * most `perWebhook` of each, for one attempt each: the claim moves `next_attempt_at` `leaseMs`
+ * ahead (past the attempt's time-out), so no other worker takes them while they are sent, and a
+ * worker that dies leaves them due again once the lease ends. FOR UPDATE SKIP LOCKED lets workers claim side by side
  * without waiting for each other; a row another worker claimed meanwhile is re-checked after its
  * lock and, no longer due, dropped, so each attempt is claimed by one worker.
  */
 export const claimDueDeliveries = (
   db: Db,
-  claim: { limit: number; leaseMs: number; busy: number[] },
+  claim: { limit: number; perWebhook: number; leaseMs: number; busy: number[] },
 ): Promise<ClaimedDelivery[]> =>
   db.$queryRaw<ClaimedDelivery[]>`
     UPDATE webhook_deliveries d
@@ -168,9 +168,20 @@ export const claimDueDeliveries = (
        AND d.id IN (
          SELECT due.id
            FROM webhook_deliveries due
-           JOIN webhooks hook ON hook.id = due.webhook_id
-          WHERE due.status = 'pending' AND due.next_attempt_at <= now() AND hook.enabled
-            AND NOT (due.webhook_id = ANY(${claim.busy}::int[]))
+          WHERE due.id IN (
+                  -- At most perWebhook of each webhook's oldest due: a backlog of one receiver
+                  -- cannot fill a claim.
+                  SELECT ranked.id
+                    FROM (SELECT d2.id,
+                                 row_number() OVER (PARTITION BY d2.webhook_id
+                                                    ORDER BY d2.next_attempt_at, d2.id) AS rank
+                            FROM webhook_deliveries d2
+                            JOIN webhooks hook ON hook.id = d2.webhook_id
+                           WHERE d2.status = 'pending' AND d2.next_attempt_at <= now()
+                             AND hook.enabled
+                             AND NOT (d2.webhook_id = ANY(${claim.busy}::int[]))) ranked
+                   WHERE ranked.rank <= ${claim.perWebhook})
+            AND due.status = 'pending' AND due.next_attempt_at <= now()
           ORDER BY due.next_attempt_at, due.id
           LIMIT ${claim.limit}
             FOR UPDATE OF due SKIP LOCKED)
