@@ -370,6 +370,17 @@ describe('isolation, disabling, and the address check at delivery', () => {
       await until(() => receiver.received.some((r) => r.status === 200));
       const again = (await t.request({ method: 'GET', url: `/webhooks/${hook.id}` })).json().data;
       expect(again).toMatchObject({ enabled: true, disabled_reason: null });
+      // Counted: the failed attempts, the disabling, the acknowledged attempt.
+      let metrics = '';
+      const sample = (series: string) =>
+        Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(metrics)?.[1]);
+      await until(async () => {
+        metrics = (await t.app.inject({ url: '/metrics' })).body;
+        return sample('webhook_delivery_attempts_total{outcome="delivered"}') === 1;
+      });
+      expect(sample('webhook_delivery_attempts_total{outcome="failed"}')).toBeGreaterThanOrEqual(1);
+      expect(sample('webhook_delivery_attempts_total{outcome="delivered"}')).toBe(1);
+      expect(sample('webhook_subscriptions_disabled_total')).toBe(1);
     } finally {
       await t.close();
       await receiver.close();

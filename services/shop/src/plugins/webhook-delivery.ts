@@ -11,7 +11,19 @@ import { DeliveryWorker } from '../modules/webhooks/delivery.js';
 export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
   async (app: FastifyInstance, { config }: { config: ShopConfig }) => {
     if (!config.webhooks.deliver) return;
-    const worker = new DeliveryWorker(app.db, config.webhooks, app.log);
+    const attempts = app.metrics.counter(
+      'webhook_delivery_attempts_total',
+      'Webhook delivery attempts by outcome (delivered: a 2xx; failed: anything else).',
+      ['outcome'],
+    );
+    const disabled = app.metrics.counter(
+      'webhook_subscriptions_disabled_total',
+      'Webhook subscriptions disabled after failing for too long.',
+    );
+    const worker = new DeliveryWorker(app.db, config.webhooks, app.log, {
+      attempted: (outcome) => attempts.inc({ outcome }),
+      disabled: () => disabled.inc(),
+    });
     app.addHook('onReady', async () => worker.start());
     app.addHook('preClose', async () => worker.stop());
   },

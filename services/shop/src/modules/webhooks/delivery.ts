@@ -27,6 +27,12 @@ interface Logger {
   error: (obj: object, msg: string) => void;
 }
 
+/** What the worker reports as it happens (the plugin counts it in the app's metrics). */
+export interface DeliveryObserver {
+  attempted: (outcome: 'delivered' | 'failed') => void;
+  disabled: () => void;
+}
+
 /**
  * The Standard Webhooks headers for one attempt: `webhook-id` (the event id, the same on every
  * attempt), `webhook-timestamp` (now) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`), by the
@@ -124,6 +130,7 @@ export class DeliveryWorker {
     private readonly db: Db,
     private readonly config: WebhookConfig,
     private readonly log: Logger,
+    private readonly observer: DeliveryObserver = { attempted: () => {}, disabled: () => {} },
   ) {
     const filter = { allowPrivateIPAddress: config.allowPrivateTargets };
     this.agents = {
@@ -211,14 +218,16 @@ export class DeliveryWorker {
         : new Date(Date.now() + retryDelayMs(this.config.retryScheduleMs, delivery.attempts)),
     };
     const failingSince = await recordAttempt(this.db, delivery.id, result);
+    this.observer.attempted(delivered ? 'delivered' : 'failed');
     if (failingSince && Date.now() - failingSince.getTime() >= this.config.disableAfterMs) {
       const last = outcome.error ?? `status ${outcome.statusCode}`;
-      await disableFailingWebhook(
+      const disabled = await disableFailingWebhook(
         this.db,
         delivery.webhookId,
         failingSince,
         `deliveries failed since ${failingSince.toISOString()} (last: ${last})`,
       );
+      if (disabled) this.observer.disabled();
     }
   }
 

@@ -240,14 +240,15 @@ export async function recordAttempt(
 /**
  * Disables a webhook that has been failing too long, with the reason, unless a success ended its
  * streak meanwhile; its pending deliveries become failed (re-enabling makes them due again).
+ * True when this call disabled it.
  */
-export const disableFailingWebhook = (
+export const disableFailingWebhook = async (
   db: Db,
   webhookId: number,
   failingSince: Date,
   reason: string,
-): Promise<unknown> =>
-  db.$transaction([
+): Promise<boolean> => {
+  const [disabled] = await db.$transaction([
     db.webhook.updateMany({
       where: { id: webhookId, enabled: true, failingSince: { lte: failingSince } },
       data: { enabled: false, disabledReason: reason },
@@ -257,3 +258,5 @@ export const disableFailingWebhook = (
       data: { status: 'failed' },
     }),
   ]);
+  return disabled.count > 0;
+};
