@@ -450,3 +450,36 @@ describe('retention', () => {
     }
   });
 });
+
+describe('two replicas on one database', () => {
+  it('deliver a burst of orders: every event once, none by both', async () => {
+    // This app registers and orders; the replicas deliver.
+    const t = await createTestApp(webhookTestConfig({ deliver: false }));
+    const receiver = new Receiver();
+    await receiver.listen();
+    const config = { ...t.config, webhooks: { ...t.config.webhooks, deliver: true } };
+    const replicas = [await buildApp(config), await buildApp(config)];
+    try {
+      const hook = await subscribe(t, receiver.url, ['order.created']);
+      await Promise.all(replicas.map((r) => r.ready()));
+      const product = await addProduct(t.app, 'Burst lead', '1.00', 10_000);
+      const orders = 300;
+      for (let i = 0; i < orders; i += 20) {
+        await Promise.all(Array.from({ length: 20 }, () => place(t, product)));
+      }
+      await until(() => receiver.received.length >= orders, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const delivered = receiver.verified(hook.secret);
+      // Every attempt was acknowledged, so any second request for an event would be a replica
+      // sending what the other had claimed.
+      expect(delivered).toHaveLength(orders);
+      expect(new Set(delivered.map((d) => d.id)).size).toBe(orders);
+      const attempts = await t.app.db.deliveryAttempt.count();
+      expect(attempts).toBe(orders);
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
+      await t.close();
+      await receiver.close();
+    }
+  });
+});
