@@ -419,6 +419,36 @@ describe('isolation, disabling, and the address check at delivery', () => {
   });
 });
 
+describe('redirects', () => {
+  it('are not followed: a 3xx is a failed attempt, and its target gets no connection', async () => {
+    const t = await createTestApp(webhookTestConfig({ retryScheduleMs: [60_000] }));
+    const target = new Receiver();
+    await target.listen();
+    const redirecting = http.createServer((_req, res) =>
+      res.writeHead(302, { location: target.url }).end(),
+    );
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (redirecting.address() as AddressInfo).port;
+      const hook = await subscribe(t, `http://127.0.0.1:${port}/hook`, ['order.created']);
+      await place(t, await addProduct(t.app, 'Redirected lead', '1.00', 10));
+      let log: Array<{ status_code: number | null }> = [];
+      await until(async () => {
+        const res = await t.request({ method: 'GET', url: `/webhooks/${hook.id}/deliveries` });
+        log = res.json().data.deliveries[0]?.log ?? [];
+        return log.length === 1;
+      });
+      expect(log[0]!.status_code).toBe(302);
+      expect(target.connections).toBe(0);
+    } finally {
+      await t.close();
+      redirecting.closeAllConnections();
+      await new Promise((resolve) => redirecting.close(resolve));
+      await target.close();
+    }
+  });
+});
+
 describe('retention', () => {
   it('the worker deletes events older than EVENT_RETENTION_DAYS, never the newest', async () => {
     const t = await createTestApp();
