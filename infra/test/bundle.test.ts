@@ -27,6 +27,8 @@ import {
 } from '@dogshop/child-processes';
 
 const JWT_SECRET = 'bundle-test-jwt-secret-0123456789abcdef0123';
+// The shop's key for its webhook signing secrets (required in production, as compose sets it).
+const WEBHOOK_SECRET_KEY = 'bundle-test-webhook-key-0123456789abcdef';
 const SHOP_API_KEY = 'bundle-test-api-key-0123456789abcdef0123456789';
 const timings: Record<string, number> = {};
 
@@ -150,7 +152,12 @@ describe('the shop bundle, started as its image starts it', () => {
     const output = await runToCompletion({
       ...withThisNode(migrate!),
       cwd: bundleDir('shop'),
-      env: cleanEnv({ NODE_ENV: 'production', JWT_SECRET, DATABASE_URL: database.url }),
+      env: cleanEnv({
+        NODE_ENV: 'production',
+        JWT_SECRET,
+        WEBHOOK_SECRET_KEY,
+        DATABASE_URL: database.url,
+      }),
     });
     timings['shop migrate'] = Date.now() - started;
     // Every migration folder the bundle ships, in order (the first start of a configured database).
@@ -180,6 +187,7 @@ describe('the shop bundle, started as its image starts it', () => {
         DATA_DIR: path.join(workDir, 'shop-data'),
         DATABASE_URL: database.url,
         JWT_SECRET,
+        WEBHOOK_SECRET_KEY,
         SHOP_API_KEY,
         // Production loads demo data only when asked; the request below lists it.
         SEED_DEMO: 'true',

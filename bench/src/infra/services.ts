@@ -17,6 +17,8 @@ export function packageDir(name: string): string {
 
 export const SHOP_API_KEY = 'bench-api-key-0123456789abcdef0123456789abcdef';
 export const JWT_SECRET = 'bench-jwt-secret-0123456789abcdef0123456789';
+/** The shop's key for its webhook signing secrets (production requires it). */
+export const WEBHOOK_SECRET_KEY = 'bench-webhook-key-0123456789abcdef0123456789';
 export const ADMIN_USERNAME = 'benchadmin';
 export const ADMIN_PASSWORD = 'bench-admin-password-2026';
 /** The shop's pool (DATABASE_POOL_MAX; the service's default) and Mongoose's maxPoolSize. */
@@ -50,7 +52,7 @@ async function startService(
       SEED_DEMO: 'false',
       JWT_SECRET,
       // The shop's (production requires it); the directory reads no such variable.
-      WEBHOOK_SECRET_KEY: 'bench-webhook-key-0123456789abcdef0123456789',
+      WEBHOOK_SECRET_KEY,
       RATE_LIMIT_PER_MINUTE: NO_LIMIT,
       AUTH_RATE_LIMIT_PER_MINUTE: NO_LIMIT,
       ...opts.env,

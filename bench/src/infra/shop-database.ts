@@ -1,5 +1,5 @@
 import { cleanEnv, runToCompletion } from '@dogshop/child-processes';
-import { JWT_SECRET, packageDir } from './services.js';
+import { JWT_SECRET, WEBHOOK_SECRET_KEY, packageDir } from './services.js';
 
 /** Runs one of the shop's operator commands (its built CLI) against `databaseUrl`. */
 export async function runShopCommand(
@@ -17,7 +17,12 @@ export async function runShopCommand(
     ],
     cwd: packageDir('@dogshop/shop'),
     timeoutMs,
-    env: cleanEnv({ DATABASE_URL: databaseUrl, JWT_SECRET, NODE_ENV: 'production' }),
+    env: cleanEnv({
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET,
+      WEBHOOK_SECRET_KEY,
+      NODE_ENV: 'production',
+    }),
   });
   return output.trim();
 }
