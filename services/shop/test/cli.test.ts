@@ -21,7 +21,7 @@ beforeAll(async () => {
       databaseUrl: database.url,
       databasePoolMax: 2,
       // Every request looks its key up, so a revocation shows at once (auth.test.ts covers the
-    // cache's delay).
+      // cache's delay).
       apiKeyCacheMs: 0,
     }),
   );
