@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import {
   commonConfig,
   commonEnv,
+  ConfigError,
   loadConfig,
   resolveKeptSecret,
   type CommonConfig,
@@ -35,6 +36,9 @@ export const EnvSchema = Type.Object({
   // Encrypts the webhooks' signing secrets at rest (AES-256-GCM under its SHA-256).
   WEBHOOK_SECRET_KEY: Type.Optional(Type.String()),
   EVENT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  // How long a replica's claim on a delivery lasts: another replica takes over a claim of a
+  // replica that died once it ends. Longer than the attempt's time-out (checked below).
+  WEBHOOK_CLAIM_LEASE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 70 }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -63,6 +67,11 @@ export interface WebhookConfig {
   disableAfterMs: number;
   /** A receiver that has not answered within this is a failed attempt. */
   timeoutMs: number;
+  /**
+   * How long a claim on a delivery lasts (longer than `timeoutMs`): until then no other replica
+   * sends it; a replica that dies mid-attempt leaves it due again when it ends.
+   */
+  claimLeaseMs: number;
   /** The worker runs (off for the CLI and the document generator). */
   deliver: boolean;
 }
@@ -71,11 +80,18 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 /** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h … : over a day before the 5 days that disable. */
 export const RETRY_SCHEDULE_MS = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
+/** A receiver that has not answered within this is a failed attempt. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
   const e = loadConfig(EnvSchema, env);
   // Production requires DATABASE_URL: the embedded PostgreSQL is for development only.
   const common = commonConfig(e, { variable: 'DATABASE_URL', value: e.DATABASE_URL });
+  if (e.WEBHOOK_CLAIM_LEASE_SECONDS * 1000 <= DELIVERY_TIMEOUT_MS) {
+    throw new ConfigError(
+      `WEBHOOK_CLAIM_LEASE_SECONDS: must be greater than the ${DELIVERY_TIMEOUT_MS / 1000} s delivery time-out (got "${e.WEBHOOK_CLAIM_LEASE_SECONDS}"); set it to ${DELIVERY_TIMEOUT_MS / 1000 + 1} or more, or leave it unset (70)`,
+    );
+  }
   return {
     ...common,
     databaseUrl: e.DATABASE_URL,
@@ -97,7 +113,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
       pollIntervalMs: 250,
       retryScheduleMs: RETRY_SCHEDULE_MS,
       disableAfterMs: 5 * 24 * HOUR,
-      timeoutMs: 10_000,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      claimLeaseMs: e.WEBHOOK_CLAIM_LEASE_SECONDS * 1000,
       deliver: true,
     },
   };

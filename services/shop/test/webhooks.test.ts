@@ -231,4 +231,28 @@ describe('with the test flags', () => {
       }),
     ).toThrow(/WEBHOOK_SECRET_KEY/);
   });
+
+  it('WEBHOOK_CLAIM_LEASE_SECONDS: 70 by default, longer than the 10 s delivery time-out', async () => {
+    const { readConfig } = await import('../src/config.js');
+    const { ConfigError } = await import('@dogshop/service-kit');
+    const env = {
+      NODE_ENV: 'test',
+      JWT_SECRET: 'x'.repeat(32),
+      WEBHOOK_SECRET_KEY: 'k'.repeat(32),
+    };
+    expect(readConfig(env).webhooks).toMatchObject({ claimLeaseMs: 70_000, timeoutMs: 10_000 });
+    expect(readConfig({ ...env, WEBHOOK_CLAIM_LEASE_SECONDS: '11' }).webhooks.claimLeaseMs).toBe(
+      11_000,
+    );
+    for (const value of ['10', '5']) {
+      const run = () => readConfig({ ...env, WEBHOOK_CLAIM_LEASE_SECONDS: value });
+      expect(run).toThrow(ConfigError);
+      expect(run).toThrow(
+        `WEBHOOK_CLAIM_LEASE_SECONDS: must be greater than the 10 s delivery time-out (got "${value}"); set it to 11 or more, or leave it unset (70)`,
+      );
+    }
+    expect(() => readConfig({ ...env, WEBHOOK_CLAIM_LEASE_SECONDS: '1.5' })).toThrow(
+      /^WEBHOOK_CLAIM_LEASE_SECONDS: /,
+    );
+  });
 });

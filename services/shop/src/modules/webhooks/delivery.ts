@@ -172,7 +172,7 @@ export class DeliveryWorker {
       const claimed = await claimDueDeliveries(this.db, {
         limit: free,
         perWebhook: PER_WEBHOOK,
-        leaseMs: this.config.timeoutMs + 60_000,
+        leaseMs: this.config.claimLeaseMs,
         busy,
       });
       for (const delivery of claimed) this.track(delivery);
