@@ -302,8 +302,31 @@ export function gatewayDocument(
       { name: 'Operations', tags: [sharedTag] },
     ],
     paths,
+    // The requests the services send (the shop's events); the handler directory sends none.
+    ...mergedWebhooks(shop, directory),
     components,
   });
+}
+
+/** Both services' `webhooks` (OpenAPI 3.1), or nothing when neither sends any. */
+function mergedWebhooks(...sources: Source[]): { webhooks?: JsonObject } {
+  const webhooks: JsonObject = {};
+  for (const source of sources) {
+    for (const [name, item] of Object.entries((source.doc.webhooks ?? {}) as JsonObject)) {
+      if (name in webhooks) throw new Error(`both services send webhook ${name}`);
+      const copy: JsonObject = {};
+      for (const [method, value] of Object.entries(item as JsonObject)) {
+        const operation = value as JsonObject;
+        if (HTTP_METHODS.includes(method)) {
+          const tags = (operation.tags as string[] | undefined) ?? [];
+          operation.tags = tags.map((tag) => source.tagPrefix + tag);
+        }
+        copy[method] = operation;
+      }
+      webhooks[name] = copy;
+    }
+  }
+  return Object.keys(webhooks).length > 0 ? { webhooks } : {};
 }
 
 function describeSecuritySchemes(doc: OpenApiDocument, descriptions: Record<string, string>) {
@@ -373,6 +396,7 @@ function renameComponent(source: Source, section: string, from: string, to: stri
     }
   };
   walk(source.doc.paths);
+  walk(source.doc.webhooks ?? {});
   walk(source.doc.components as Json);
 }
 

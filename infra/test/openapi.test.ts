@@ -303,6 +303,21 @@ describe('openapi/gateway.json', () => {
       expect(Array.isArray(operation.security)).toBe(true);
   });
 
+  it("carries the shop's webhooks (the directory sends none), tagged like its operations", () => {
+    const shopWebhooks = generated.shop.webhooks as Record<string, JsonObject>;
+    const webhooks = generated.gateway.webhooks as Record<string, JsonObject>;
+    expect(generated['handler-directory'].webhooks).toBeUndefined();
+    expect(Object.keys(webhooks)).toEqual(Object.keys(shopWebhooks));
+    expect(Object.keys(webhooks)).toContain('order.created');
+    for (const [name, item] of Object.entries(shopWebhooks)) {
+      const own = item.post as JsonObject;
+      const merged = webhooks[name]?.post as JsonObject;
+      expect(merged.requestBody).toEqual(own.requestBody);
+      expect(merged.security).toEqual([]);
+      expect(merged.tags).toEqual(['Shop: Webhooks']);
+    }
+  });
+
   it('prefixes the tags with their service and groups them', () => {
     const tags = (generated.gateway.tags as JsonObject[]).map((t) => t.name);
     expect(tags).toEqual(expect.arrayContaining(['Shop: Products', 'Handler directory: Public']));

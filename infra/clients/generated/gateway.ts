@@ -683,7 +683,128 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was placed
+         * @description An order was placed (`POST /orders`); `data` is the order as `GET /orders/{id}` shows it.
+         */
+        post: operations["orderCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order's status changed
+         * @description An order's status changed (`PUT /orders/{id}`): `from`, `to`, and the order as changed.
+         */
+        post: operations["orderStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A review was written
+         * @description A customer reviewed a product; `data` is the review as the product's reviews list it.
+         */
+        post: operations["reviewCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.out_of_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product sold out
+         * @description An order took a product's stock to 0.
+         */
+        post: operations["productOutOfStockWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.back_in_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product is in stock again
+         * @description A cancelled order gave a sold-out product stock again.
+         */
+        post: operations["productBackInStockWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test delivery
+         * @description Sent to one subscription when `POST /webhooks/{id}/ping` asks for it; not an event of the shop (the feed does not list it).
+         */
+        post: operations["webhookPingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** AccountLoginBody */
@@ -1055,6 +1176,12 @@ export interface components {
         };
         /** OrderStatus */
         OrderStatus: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
+        /** OrderStatusChange */
+        OrderStatusChange: {
+            from: components["schemas"]["OrderStatus"];
+            to: components["schemas"]["OrderStatus"];
+            order: components["schemas"]["OrderDetail"];
+        };
         /** OrderStatusChangedEvent */
         OrderStatusChangedEvent: {
             /**
@@ -1181,6 +1308,13 @@ export interface components {
                 /** @description The stock after the change */
                 stock: number;
             };
+        };
+        /** ProductStockChange */
+        ProductStockChange: {
+            product_id: number;
+            name: string;
+            /** @description The stock after the change */
+            stock: number;
         };
         ProfileResponse: {
             /** @enum {boolean} */
@@ -1446,6 +1580,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["Webhook"][];
+        };
+        /** WebhookPing */
+        WebhookPing: {
+            /** @description The subscription pinged */
+            webhook_id: number;
         };
         WebhookResponse: {
             /** @enum {boolean} */
@@ -8103,6 +8242,435 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ShopError"];
                 };
+            };
+        };
+    };
+    orderCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.
+                 * @example 0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.
+                 * @example 1774015331
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body exactly as received) under the subscription's secret (`whsec_…`, base64 after the prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours): by the new and the previous secret; one matching is enough. Any Standard Webhooks library verifies it, and the timestamp, with the secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `order.created` event: `data` is its payload. Verify the signature over these bytes before parsing them. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "order.created",
+                 *       "timestamp": "2026-03-20T14:02:11.000Z",
+                 *       "data": {
+                 *         "id": 1001,
+                 *         "customer_name": "Jana Johannsen",
+                 *         "customer_email": "jana.johannsen@example.com",
+                 *         "total_amount": 79.8,
+                 *         "status": "pending",
+                 *         "created_at": "2026-03-20T14:02:11.000Z",
+                 *         "items": [
+                 *           {
+                 *             "product_id": 12,
+                 *             "product_name": "Tracking lead 10 m",
+                 *             "quantity": 2,
+                 *             "price": 39.9,
+                 *             "total_price": 79.8
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "order.created";
+                    /**
+                     * Format: date-time
+                     * @description When it happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["OrderDetail"];
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for 5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is pending). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.
+                 * @example 0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.
+                 * @example 1774015331
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body exactly as received) under the subscription's secret (`whsec_…`, base64 after the prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours): by the new and the previous secret; one matching is enough. Any Standard Webhooks library verifies it, and the timestamp, with the secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `order.status_changed` event: `data` is its payload. Verify the signature over these bytes before parsing them. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "order.status_changed",
+                 *       "timestamp": "2026-03-20T14:02:11.000Z",
+                 *       "data": {
+                 *         "from": "pending",
+                 *         "to": "confirmed",
+                 *         "order": {
+                 *           "id": 1001,
+                 *           "customer_name": "Jana Johannsen",
+                 *           "customer_email": "jana.johannsen@example.com",
+                 *           "total_amount": 79.8,
+                 *           "status": "confirmed",
+                 *           "created_at": "2026-03-20T14:02:11.000Z",
+                 *           "items": [
+                 *             {
+                 *               "product_id": 12,
+                 *               "product_name": "Tracking lead 10 m",
+                 *               "quantity": 2,
+                 *               "price": 39.9,
+                 *               "total_price": 79.8
+                 *             }
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "order.status_changed";
+                    /**
+                     * Format: date-time
+                     * @description When it happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["OrderStatusChange"];
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for 5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is pending). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reviewCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.
+                 * @example 0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.
+                 * @example 1774015331
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body exactly as received) under the subscription's secret (`whsec_…`, base64 after the prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours): by the new and the previous secret; one matching is enough. Any Standard Webhooks library verifies it, and the timestamp, with the secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `review.created` event: `data` is its payload. Verify the signature over these bytes before parsing them. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "review.created",
+                 *       "timestamp": "2026-03-20T14:02:11.000Z",
+                 *       "data": {
+                 *         "id": 31,
+                 *         "product_id": 12,
+                 *         "customer_id": 7,
+                 *         "rating": 5,
+                 *         "title": "Tough and light",
+                 *         "comment": "Used it on three long tracks in wet forest; no tangles and easy to clean.",
+                 *         "first_name": "Jana",
+                 *         "last_name": "Johannsen",
+                 *         "helpful_count": 2,
+                 *         "created_at": "2026-03-14T09:21:05.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "review.created";
+                    /**
+                     * Format: date-time
+                     * @description When it happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Review"];
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for 5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is pending). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productOutOfStockWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.
+                 * @example 0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.
+                 * @example 1774015331
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body exactly as received) under the subscription's secret (`whsec_…`, base64 after the prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours): by the new and the previous secret; one matching is enough. Any Standard Webhooks library verifies it, and the timestamp, with the secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `product.out_of_stock` event: `data` is its payload. Verify the signature over these bytes before parsing them. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "product.out_of_stock",
+                 *       "timestamp": "2026-03-20T14:02:11.000Z",
+                 *       "data": {
+                 *         "product_id": 12,
+                 *         "name": "Tracking lead 10 m",
+                 *         "stock": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "product.out_of_stock";
+                    /**
+                     * Format: date-time
+                     * @description When it happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["ProductStockChange"];
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for 5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is pending). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productBackInStockWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.
+                 * @example 0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.
+                 * @example 1774015331
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body exactly as received) under the subscription's secret (`whsec_…`, base64 after the prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours): by the new and the previous secret; one matching is enough. Any Standard Webhooks library verifies it, and the timestamp, with the secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `product.back_in_stock` event: `data` is its payload. Verify the signature over these bytes before parsing them. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "product.back_in_stock",
+                 *       "timestamp": "2026-03-20T14:02:11.000Z",
+                 *       "data": {
+                 *         "product_id": 12,
+                 *         "name": "Tracking lead 10 m",
+                 *         "stock": 2
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "product.back_in_stock";
+                    /**
+                     * Format: date-time
+                     * @description When it happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["ProductStockChange"];
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for 5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is pending). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.
+                 * @example 0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.
+                 * @example 1774015331
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body exactly as received) under the subscription's secret (`whsec_…`, base64 after the prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours): by the new and the previous secret; one matching is enough. Any Standard Webhooks library verifies it, and the timestamp, with the secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `webhook.ping` event: `data` is its payload. Verify the signature over these bytes before parsing them. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "webhook.ping",
+                 *       "timestamp": "2026-03-20T14:02:11.000Z",
+                 *       "data": {
+                 *         "webhook_id": 3
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.ping";
+                    /**
+                     * Format: date-time
+                     * @description When it happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["WebhookPing"];
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for 5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is pending). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

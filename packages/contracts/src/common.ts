@@ -219,6 +219,40 @@ export function errorResponseSet<T extends TSchema>(options: ErrorResponseSetOpt
 }
 
 /**
+ * One operation of a request the API sends to its subscribers (an OpenAPI 3.1 `webhooks` entry),
+ * written as in the document, except that its schemas are TypeBox schemas like a route's:
+ * service-kit names each `$id` schema in it a component and refers to it by `$ref`.
+ */
+export interface WebhookOperationDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  /** One of the API's tags (service-kit refuses any other at start-up). */
+  tags: string[];
+  /** Usually `[]`: the API's own security schemes are for requests to it, not from it. */
+  security?: Array<Record<string, string[]>>;
+  /** The headers the request carries. */
+  parameters?: Array<{
+    name: string;
+    in: 'header';
+    required?: boolean;
+    description: string;
+    schema: TSchema;
+    example?: unknown;
+  }>;
+  requestBody: {
+    description?: string;
+    required?: boolean;
+    content: Record<string, { schema: TSchema; example?: unknown }>;
+  };
+  /** What the receiver's answers mean, by status (`2XX`, `default` …). */
+  responses: Record<string, { description: string }>;
+}
+
+/** A request the API sends, by method (an OpenAPI Path Item; webhooks are usually one `post`). */
+export type WebhookDoc = { post: WebhookOperationDoc };
+
+/**
  * What an API's OpenAPI document says about itself: the service builder (service-kit) writes it
  * into `/openapi.json` and `/docs`. Each service's contract exports one (`shopApi`, `directoryApi`).
  * Its named schemas need no list: service-kit finds every `$id` schema in the routes' schemas.
@@ -237,4 +271,9 @@ export interface ApiDescription {
    * the statuses every operation answers by its declaration (400, 401, 413, 415, 429, 503).
    */
   errors: (...specs: ErrorResponseSpec[]) => Record<number, unknown>;
+  /**
+   * The requests the API sends to its subscribers, by name (OpenAPI 3.1 `webhooks`): the events
+   * and their payloads. None for an API that sends none.
+   */
+  webhooks?: Record<string, WebhookDoc>;
 }

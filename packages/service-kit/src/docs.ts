@@ -8,6 +8,7 @@ import {
   liftRequiredHeaders,
   placeBodyExamples,
   refsForDocument,
+  withRefs,
 } from './openapi-components.js';
 import { REQUEST_RULES, writeRequestRules } from './openapi-request-rules.js';
 import { standardHeaders, withImpliedResponses, type ErrorResponses } from './openapi-responses.js';
@@ -30,6 +31,12 @@ export interface DocsOptions {
   errors?: ErrorResponses;
   /** Schemas to name as components although no route uses them (those routes use are found). */
   schemas?: readonly unknown[];
+  /**
+   * The requests the API sends to its subscribers, by name (OpenAPI 3.1 `webhooks`): Path Items
+   * written as in the document, with TypeBox schemas where a route has them. As for the routes,
+   * every `$id` schema in them becomes a component and a `$ref`, and a tag must be the API's.
+   */
+  webhooks?: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -47,6 +54,16 @@ export const apiDocs = fp<DocsOptions>(
       ...(opts.tags ?? []).filter((tag) => tag.name !== OPERATIONS_TAG.name),
       OPERATIONS_TAG,
     ];
+    const declared = new Set(tags.map((tag) => tag.name));
+    const checkTags = (where: string, schema: { tags?: unknown } | undefined) => {
+      for (const tag of Array.isArray(schema?.tags) ? (schema.tags as unknown[]) : []) {
+        if (typeof tag !== 'string' || !declared.has(tag))
+          throw new Error(
+            `${where}: tag '${String(tag)}' is not one of the API's tags (the contracts')`,
+          );
+      }
+    };
+    const webhooks = opts.webhooks && documentedWebhooks(opts.webhooks, checkTags);
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -59,6 +76,7 @@ export const apiDocs = fp<DocsOptions>(
         components: { securitySchemes: opts.securitySchemes as never, schemas: schemas as never },
         security: opts.security ?? [],
         tags,
+        ...(webhooks && { webhooks: webhooks as never }),
       },
       // Components are named by their `$id` (the default would be def-0, def-1, …).
       refResolver: {
@@ -77,17 +95,15 @@ export const apiDocs = fp<DocsOptions>(
     });
 
     // The error envelope, which implied responses refer to even where no route names it.
-    addComponents(schemas, [...(opts.errors ? [opts.errors(400)] : []), ...(opts.schemas ?? [])]);
-    const declared = new Set(tags.map((tag) => tag.name));
+    addComponents(schemas, [
+      ...(opts.errors ? [opts.errors(400)] : []),
+      ...(opts.schemas ?? []),
+      ...Object.values(opts.webhooks ?? {}),
+    ]);
     app.addHook('onRoute', (route) => {
       const schema = route.schema as { hide?: boolean; tags?: string[] } | undefined;
       if (!schema || schema.hide) return;
-      for (const tag of schema.tags ?? []) {
-        if (!declared.has(tag)) {
-          const where = `${[route.method].flat().join(',')} ${route.url}`;
-          throw new Error(`${where}: tag '${tag}' is not one of the API's tags (the contracts')`);
-        }
-      }
+      checkTags(`${[route.method].flat().join(',')} ${route.url}`, schema);
       addComponents(schemas, [schema]);
     });
     await app.register(swaggerUi, {
@@ -118,3 +134,20 @@ export const apiDocs = fp<DocsOptions>(
   },
   { name: 'api-docs' },
 );
+
+/**
+ * The document's `webhooks`: each Path Item with its `$id` schemas as `$ref`s (the components are
+ * added with the routes'), its operations' tags checked.
+ */
+function documentedWebhooks(
+  webhooks: Record<string, Record<string, unknown>>,
+  checkTags: (where: string, operation: { tags?: unknown }) => void,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(webhooks).map(([name, item]) => {
+      for (const [method, operation] of Object.entries(item))
+        checkTags(`webhook ${name} ${method}`, operation as { tags?: unknown });
+      return [name, withRefs(item)];
+    }),
+  );
+}

@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import Fastify from 'fastify';
 import { Type } from 'typebox';
-import { apiDocs, errorEnvelope, serverOptions, useStrictValidation } from '../src/index.js';
+import {
+  apiDocs,
+  errorEnvelope,
+  serverOptions,
+  useStrictValidation,
+  type DocsOptions,
+} from '../src/index.js';
 import { NO_NUL_PATTERN } from '../src/openapi-request-rules.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -28,7 +34,10 @@ const NewDog = Type.Object(
   { $id: 'NewDog', additionalProperties: false, examples: [{ name: 'Bello' }] },
 );
 
-async function build(register?: (app: ReturnType<typeof Fastify>) => void) {
+async function build(
+  register?: (app: ReturnType<typeof Fastify>) => void,
+  docs: Partial<DocsOptions> = {},
+) {
   const app = Fastify(serverOptions({ logLevel: 'silent' }));
   useStrictValidation(app);
   await app.register(errorEnvelope, { body: (_status, message) => ({ ok: false, message }) });
@@ -39,6 +48,7 @@ async function build(register?: (app: ReturnType<typeof Fastify>) => void) {
     securitySchemes: {},
     tags: [{ name: 'Dogs', description: 'All of them' }],
     errors,
+    ...docs,
   });
   app.get(
     '/dogs',
@@ -120,6 +130,70 @@ describe('the OpenAPI document tells what each route answers', () => {
     expect(doc.components.schemas.Dog.properties.name.pattern).toBeUndefined();
     expect(doc.info.description).toMatch(/^Dogs\.\n\nRules of every operation/);
     await app.close();
+  });
+
+  it("writes the API's webhooks: named schemas as components and $refs, as for the routes", async () => {
+    const Adopted = Type.Object(
+      { dog: Dog, owner: Type.Object({ name: Type.String() }, { $id: 'Owner' }) },
+      { additionalProperties: false },
+    );
+    const adopted = {
+      post: {
+        operationId: 'dogAdopted',
+        summary: 'A dog was adopted',
+        description: 'Sent to every subscriber.',
+        tags: ['Dogs'],
+        security: [],
+        parameters: [
+          {
+            name: 'webhook-id',
+            in: 'header',
+            required: true,
+            description: 'Id',
+            schema: Type.String(),
+          },
+        ],
+        requestBody: { content: { 'application/json': { schema: Adopted } } },
+        responses: { '2XX': { description: 'Acknowledged' } },
+      },
+    };
+    const { app, doc } = await build(undefined, { webhooks: { 'dog.adopted': adopted } });
+    const body = doc.webhooks['dog.adopted'].post.requestBody.content['application/json'].schema;
+    expect(body).toEqual({
+      type: 'object',
+      required: ['dog', 'owner'],
+      properties: {
+        dog: { $ref: '#/components/schemas/Dog' },
+        owner: { $ref: '#/components/schemas/Owner' },
+      },
+      additionalProperties: false,
+    });
+    // Only named by a webhook, still a component.
+    expect(doc.components.schemas.Owner).toEqual({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    });
+    expect(doc.webhooks['dog.adopted'].post).toMatchObject({
+      operationId: 'dogAdopted',
+      security: [],
+      parameters: [{ name: 'webhook-id', in: 'header', schema: { type: 'string' } }],
+      responses: { '2XX': { description: 'Acknowledged' } },
+    });
+    // The request rules are for requests to the API, not from it.
+    expect(doc.components.schemas.Owner.properties.name.pattern).toBeUndefined();
+    await app.close();
+
+    // An API without webhooks has no `webhooks`.
+    const plain = await build();
+    expect(plain.doc.webhooks).toBeUndefined();
+    await plain.app.close();
+
+    // A webhook's tag must be the API's, like a route's.
+    const untagged = { post: { ...adopted.post, tags: ['Cats'] } };
+    await expect(build(undefined, { webhooks: { 'cat.adopted': untagged } })).rejects.toThrow(
+      "webhook cat.adopted post: tag 'Cats' is not one of the API's tags",
+    );
   });
 
   it('refuses a tag the API does not declare, at start-up', async () => {

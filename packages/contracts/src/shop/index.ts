@@ -1,6 +1,7 @@
 import type { ApiDescription } from '../common.js';
 import { shopErrors } from './errors.js';
 import { shopTagList } from './tags.js';
+import { shopWebhooks } from './webhooks.js';
 
 export * from './shared.js';
 export * from './errors.js';
@@ -29,4 +30,5 @@ export const shopApi: ApiDescription = {
   security: [{ ApiKeyAuth: [] }],
   tags: shopTagList,
   errors: shopErrors,
+  webhooks: shopWebhooks,
 };

@@ -1,7 +1,21 @@
-import { Type, type Static } from 'typebox';
-import { DataEnvelope, PaginationSchema, SuccessMessageSchema, documented } from '../common.js';
+import { Type, type Static, type TSchema } from 'typebox';
+import {
+  DataEnvelope,
+  PaginationSchema,
+  SuccessMessageSchema,
+  documented,
+  type WebhookDoc,
+} from '../common.js';
 import { shopErrors } from './errors.js';
-import { EVENT_TYPES, type EventType } from './events.js';
+import {
+  EVENT_TYPES,
+  OrderStatusChangeSchema,
+  ProductStockChangeSchema,
+  type EventData,
+  type EventType,
+} from './events.js';
+import { OrderDetailSchema, orderDetailExample } from './orders.js';
+import { ReviewSchema, reviewExample } from './reviews.js';
 import { DateTime, Id, IdParamsSchema, pageQuery } from './shared.js';
 import { shopTag } from './tags.js';
 
@@ -363,3 +377,180 @@ export const retryDeliveryOperation = {
     ),
   },
 };
+
+// ---------------------------------------------------------------------------------------------
+// What a subscription receives: the OpenAPI document's `webhooks`, one per event type.
+
+/** The data of a `webhook.ping` (POST /webhooks/{id}/ping): which subscription it tests. */
+export const WebhookPingSchema = Type.Object(
+  { webhook_id: Id('The subscription pinged') },
+  { $id: 'WebhookPing', title: 'WebhookPing', additionalProperties: false },
+);
+export type WebhookPing = Static<typeof WebhookPingSchema>;
+
+/** Every event type a subscription can receive: the shop's events, and the ping. */
+export const WEBHOOK_EVENT_TYPES = [...EVENT_TYPES, 'webhook.ping'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** The data of each event type a subscription can receive. */
+export type WebhookEventData = EventData & { 'webhook.ping': WebhookPing };
+
+/** What each event type means, its data and an example of it. */
+const DELIVERED: {
+  [T in WebhookEventType]: {
+    operationId: string;
+    summary: string;
+    description: string;
+    data: TSchema;
+    example: WebhookEventData[T];
+  };
+} = {
+  'order.created': {
+    operationId: 'orderCreatedWebhook',
+    summary: 'An order was placed',
+    description:
+      'An order was placed (`POST /orders`); `data` is the order as `GET /orders/{id}` shows it.',
+    data: OrderDetailSchema,
+    example: orderDetailExample,
+  },
+  'order.status_changed': {
+    operationId: 'orderStatusChangedWebhook',
+    summary: "An order's status changed",
+    description:
+      "An order's status changed (`PUT /orders/{id}`): `from`, `to`, and the order as changed.",
+    data: OrderStatusChangeSchema,
+    example: {
+      from: 'pending',
+      to: 'confirmed',
+      order: { ...orderDetailExample, status: 'confirmed' },
+    },
+  },
+  'review.created': {
+    operationId: 'reviewCreatedWebhook',
+    summary: 'A review was written',
+    description:
+      "A customer reviewed a product; `data` is the review as the product's reviews list it.",
+    data: ReviewSchema,
+    example: reviewExample,
+  },
+  'product.out_of_stock': {
+    operationId: 'productOutOfStockWebhook',
+    summary: 'A product sold out',
+    description: "An order took a product's stock to 0.",
+    data: ProductStockChangeSchema,
+    example: { product_id: 12, name: 'Tracking lead 10 m', stock: 0 },
+  },
+  'product.back_in_stock': {
+    operationId: 'productBackInStockWebhook',
+    summary: 'A product is in stock again',
+    description: 'A cancelled order gave a sold-out product stock again.',
+    data: ProductStockChangeSchema,
+    example: { product_id: 12, name: 'Tracking lead 10 m', stock: 2 },
+  },
+  'webhook.ping': {
+    operationId: 'webhookPingWebhook',
+    summary: 'A test delivery',
+    description:
+      'Sent to one subscription when `POST /webhooks/{id}/ping` asks for it; not an event of the shop (the feed does not list it).',
+    data: WebhookPingSchema,
+    example: { webhook_id: 3 },
+  },
+};
+
+const exampleTimestamp = '2026-03-20T14:02:11.000Z';
+
+/** The Standard Webhooks headers of every delivery. */
+const deliveryHeaders = [
+  {
+    name: 'webhook-id',
+    in: 'header' as const,
+    required: true,
+    description:
+      'The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.',
+    schema: Type.String({ format: 'uuid' }),
+    example: '0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e',
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header' as const,
+    required: true,
+    description:
+      'When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.',
+    schema: Type.String({ pattern: '^[0-9]+$' }),
+    example: '1774015331',
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header' as const,
+    required: true,
+    description: [
+      '`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body',
+      "exactly as received) under the subscription's secret (`whsec_…`, base64 after the",
+      "prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours):",
+      'by the new and the previous secret; one matching is enough. Any Standard Webhooks',
+      'library verifies it, and the timestamp, with the secret.',
+    ].join(' '),
+    schema: Type.String({ pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' }),
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+];
+
+/** What the receiver's answer means: the same for every event type. */
+const deliveryResponses = {
+  '2XX': {
+    description:
+      'Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`).',
+  },
+  default: {
+    description: [
+      'Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer',
+      'within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min,',
+      '2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for',
+      '5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is',
+      'pending).',
+    ].join(' '),
+  },
+};
+
+/** The body a delivery of `type` POSTs: `{type, timestamp, data}`, signed. */
+export const deliveredEventSchema = (type: WebhookEventType, data: TSchema) =>
+  Type.Object(
+    {
+      type: Type.Literal(type),
+      timestamp: Type.String({ format: 'date-time', description: 'When it happened' }),
+      data,
+    },
+    { additionalProperties: false },
+  );
+
+/** The POST a subscription that wants `type` receives. */
+function deliveredEvent(type: WebhookEventType): WebhookDoc {
+  const { data, example, ...doc } = DELIVERED[type];
+  return {
+    post: {
+      ...doc,
+      tags: shopTag('Webhooks'),
+      // The shop's API key is for requests to it: these are signed instead.
+      security: [],
+      parameters: deliveryHeaders,
+      requestBody: {
+        description: `The \`${type}\` event: \`data\` is its payload. Verify the signature over these bytes before parsing them.`,
+        required: true,
+        content: {
+          'application/json': {
+            schema: deliveredEventSchema(type, data),
+            example: { type, timestamp: exampleTimestamp, data: example },
+          },
+        },
+      },
+      responses: deliveryResponses,
+    },
+  };
+}
+
+/**
+ * The shop's `webhooks` (OpenAPI 3.1): for each event type, the POST a subscription that wants
+ * it receives, its headers, its body (with the data's named schema) and what the answer means.
+ */
+export const shopWebhooks = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((type) => [type, deliveredEvent(type)]),
+) as Record<WebhookEventType, WebhookDoc>;

@@ -8,6 +8,7 @@ import type {
   RotatedSecret,
   UpdateWebhookBody,
   Webhook,
+  WebhookPing,
 } from '@dogshop/contracts/shop';
 import { notFound } from '@dogshop/service-kit';
 import type { WebhookConfig } from '../../config.js';
@@ -96,7 +97,7 @@ export async function pingWebhook(db: Db, id: number): Promise<Delivery> {
   const payload = {
     type: 'webhook.ping',
     timestamp: new Date().toISOString(),
-    data: { webhook_id: id },
+    data: { webhook_id: id } satisfies WebhookPing,
   };
   const row = await insertDelivery(db, {
     webhookId: id,
