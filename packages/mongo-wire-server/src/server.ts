@@ -4,6 +4,7 @@ import { handleConnection } from './connection.js';
 import { CursorRegistry } from './cursors.js';
 import { Persistence } from './storage/persistence.js';
 import { Store } from './storage/store.js';
+import { DEFAULT_TRANSACTION_LIFETIME_SECONDS, TransactionCoordinator } from './transactions.js';
 
 export interface MongoWireServerOptions {
   /** Interface to listen on; default 127.0.0.1 (never expose a dev database by accident). */
@@ -14,6 +15,11 @@ export interface MongoWireServerOptions {
   persistPath?: string;
   /** Where the start-up notice and problems go; default console.warn. */
   log?: (msg: string) => void;
+  /**
+   * A transaction open longer than this is aborted (mongod's transactionLifetimeLimitSeconds);
+   * default 60. Fractions are allowed (tests).
+   */
+  transactionLifetimeLimitSeconds?: number;
 }
 
 export interface MongoWireServer {
@@ -37,12 +43,25 @@ export async function startMongoWireServer(
     store.onChange = () => persistence.scheduleSave();
   }
 
+  const lifetimeSeconds =
+    opts.transactionLifetimeLimitSeconds ?? DEFAULT_TRANSACTION_LIFETIME_SECONDS;
+  if (!(lifetimeSeconds > 0)) {
+    throw new RangeError('transactionLifetimeLimitSeconds must be a positive number');
+  }
+  const transactions = new TransactionCoordinator({
+    store,
+    cursors,
+    lifetimeMs: lifetimeSeconds * 1000,
+    persistence,
+    log,
+  });
+
   const sockets = new Set<Socket>();
   let connectionCount = 0;
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    handleConnection(socket, { store, cursors, connectionId: ++connectionCount, log });
+    handleConnection(socket, { transactions, connectionId: ++connectionCount, log });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -72,6 +91,8 @@ export async function startMongoWireServer(
       (closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         for (const socket of sockets) socket.destroy();
+        // An open transaction is undone, so only committed state is saved below.
+        transactions.close();
         await stopped;
         cursors.close();
         await persistence?.flush();

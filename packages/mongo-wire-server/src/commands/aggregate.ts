@@ -30,6 +30,13 @@ const aggregate: CommandHandler = (cmd, ctx) => {
       ? { db: typeof target.db === 'string' ? target.db : ctx.db, coll: String(target.coll) }
       : { db: ctx.db, coll: String(target) };
     stages = stages.slice(0, -1);
+    if (ctx.transaction) {
+      throw new CommandError(
+        263,
+        'OperationNotSupportedInTransaction',
+        '$out cannot be used in a transaction',
+      );
+    }
   }
   if (stages.some((s) => '$merge' in s)) throw badValue('$merge is not supported by the stand-in');
   if (stages.some((s) => '$changeStream' in s)) {

@@ -10,6 +10,14 @@ export interface CommandContext {
   db: string;
   connectionId: number;
   remoteAddress: string;
+  /** Set while the command runs inside a multi-document transaction. */
+  transaction?: TransactionScope;
+}
+
+/** What a command needs to know about the transaction it runs in. */
+export interface TransactionScope {
+  /** Cursors opened inside the transaction: killed if it aborts (they may hold its writes). */
+  cursorIds: Set<number>;
 }
 
 /** A command handler: MongoDB commands are synchronous here (everything is in memory). */
@@ -67,5 +75,6 @@ export function cursorReply(
   const batchSize =
     optionalNumber(cmd, 'batchSize') ?? optionalNumber(cursorOpts ?? {}, 'batchSize');
   const batch = ctx.cursors.open(ns, docs, batchSize, cmd.singleBatch === true, source);
+  if (ctx.transaction && !batch.id.isZero()) ctx.transaction.cursorIds.add(batch.id.toNumber());
   return batchReply('firstBatch', batch.docs, batch.encoded, batch.id, ns);
 }

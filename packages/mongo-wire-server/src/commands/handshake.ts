@@ -16,7 +16,9 @@ function hello(legacy: boolean): CommandHandler {
     maxMessageSizeBytes: 48_000_000,
     maxWriteBatchSize: 100_000,
     localTime: new Date(),
-    // Advertising sessions makes drivers attach `lsid`s, which we accept and ignore.
+    // Advertising sessions makes drivers attach `lsid`s, which transactions need (see
+    // src/transactions.ts). No `setName`: the driver sends transactions to a standalone server
+    // too (it leaves the refusal to the server), so `directConnection` works as before.
     logicalSessionTimeoutMinutes: 30,
     connectionId: ctx.connectionId,
     minWireVersion: 0,
@@ -51,6 +53,6 @@ export const handshakeCommands: Record<string, CommandHandler> = {
     authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] },
     ok: 1,
   }),
-  // Sessions carry no server state here, so ending them is a no-op.
+  // The transaction coordinator has already aborted the sessions' open transactions, if any.
   endSessions: () => ({ ok: 1 }),
 };

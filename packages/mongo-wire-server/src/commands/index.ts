@@ -1,6 +1,8 @@
 // Command dispatch: the first key of the command document names the command (MongoDB's rule);
-// everything a handler throws becomes an `{ ok: 0, errmsg, code, codeName }` reply.
-import { CommandError, toErrorFields, type Doc } from '../errors.js';
+// everything a handler throws becomes an `{ ok: 0, errmsg, code, codeName }` reply. Transactions
+// (`startTransaction`, `commitTransaction`, `abortTransaction`, and when a command may run at
+// all) are the coordinator's business: src/transactions.ts, which calls `runCommand`.
+import { toErrorFields, type Doc } from '../errors.js';
 import { aggregateCommands } from './aggregate.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { findAndModifyCommands } from './find-and-modify.js';
@@ -22,7 +24,15 @@ const handlers = new Map<string, CommandHandler>(
   }),
 );
 
-export const supportedCommands = (): string[] => Array.from(handlers.keys());
+/** Answered by the transaction coordinator, not by a handler here. */
+export const TRANSACTION_COMMANDS = ['commitTransaction', 'abortTransaction'] as const;
+
+export const supportedCommands = (): string[] => [
+  ...Array.from(handlers.keys()),
+  ...TRANSACTION_COMMANDS,
+];
+
+export const isCommand = (name: string): boolean => handlers.has(name);
 
 export function runCommand(command: Doc, ctx: CommandContext): Doc {
   const name = Object.keys(command)[0] ?? '';
@@ -31,14 +41,6 @@ export function runCommand(command: Doc, ctx: CommandContext): Doc {
     return { ok: 0, errmsg: `no such command: '${name}'`, code: 59, codeName: 'CommandNotFound' };
   }
   try {
-    if (command.startTransaction) {
-      // What a standalone mongod answers; we keep no transaction state, so we can't pretend.
-      throw new CommandError(
-        20,
-        'IllegalOperation',
-        'Transaction numbers are only allowed on a replica set member or mongos',
-      );
-    }
     return handler(command, ctx);
   } catch (err) {
     return { ok: 0, ...toErrorFields(err) };

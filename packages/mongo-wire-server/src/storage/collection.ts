@@ -4,6 +4,7 @@
 import { UUID } from 'bson';
 import { CommandError, type Doc } from '../errors.js';
 import { canonicalKey } from './keys.js';
+import type { Journal, UndoEntry } from './undo-log.js';
 import { duplicateKeyError, ID_INDEX, UniqueIndex, type IndexSpec } from './unique-index.js';
 
 /** Options that make two indexes on the same key different (MongoDB compares these). */
@@ -29,6 +30,8 @@ export class Collection {
    */
   private snapshot: readonly Doc[] | undefined;
   private readonly sortedViews = new Map<string, readonly Doc[]>();
+  /** Set by the store that holds this collection; records changes made inside a transaction. */
+  journal: Journal | undefined;
 
   constructor(
     readonly db: string,
@@ -85,6 +88,7 @@ export class Collection {
     for (const index of this.uniques.values()) index.add(doc, idKey);
     this.docs.set(idKey, doc);
     this.changed();
+    this.journal?.entries?.push({ kind: 'insert', collection: this, doc });
   }
 
   /** Swaps a stored document for its updated version (same `_id`), keeping its position. */
@@ -97,13 +101,97 @@ export class Collection {
     }
     this.docs.set(idKey, newDoc);
     this.changed();
+    this.journal?.entries?.push({
+      kind: 'replace',
+      collection: this,
+      before: oldDoc,
+      after: newDoc,
+    });
   }
 
   remove(doc: Doc): void {
     const idKey = canonicalKey(doc._id);
+    const entries = this.journal?.entries;
+    if (entries) {
+      // Only inside a transaction: the position lets an abort restore the natural order.
+      const position = Array.from(this.docs.keys()).indexOf(idKey);
+      entries.push({ kind: 'remove', collection: this, doc, position });
+    }
     for (const index of this.uniques.values()) index.remove(doc, idKey);
     this.docs.delete(idKey);
     this.changed();
+  }
+
+  /**
+   * Takes back one change of a transaction. Entries are undone newest first, so the collection is
+   * exactly as it was right after the change: no checks are needed, and none run.
+   */
+  undo(entry: UndoEntry): void {
+    switch (entry.kind) {
+      case 'insert':
+        this.rawRemove(entry.doc);
+        break;
+      case 'replace':
+        this.rawReplace(entry.after, entry.before);
+        break;
+      case 'remove': {
+        const idKey = canonicalKey(entry.doc._id);
+        for (const index of this.uniques.values()) index.add(entry.doc, idKey);
+        const all = Array.from(this.docs);
+        all.splice(entry.position, 0, [idKey, entry.doc]);
+        this.docs.clear();
+        for (const [key, doc] of all) this.docs.set(key, doc);
+        break;
+      }
+      case 'createIndex': {
+        const at = this.indexes.findIndex((i) => i.name === entry.spec.name);
+        if (at !== -1) this.indexes.splice(at, 1);
+        this.uniques.delete(entry.spec.name);
+        break;
+      }
+      case 'createCollection':
+        return; // the store's business
+    }
+    this.changed();
+  }
+
+  /** Makes an undone change again (oldest first), onto the state it was first made on. */
+  redo(entry: UndoEntry): void {
+    switch (entry.kind) {
+      case 'insert': {
+        const idKey = canonicalKey(entry.doc._id);
+        for (const index of this.uniques.values()) index.add(entry.doc, idKey);
+        this.docs.set(idKey, entry.doc);
+        break;
+      }
+      case 'replace':
+        this.rawReplace(entry.before, entry.after);
+        break;
+      case 'remove':
+        this.rawRemove(entry.doc);
+        break;
+      case 'createIndex':
+        this.addIndex(entry.spec);
+        break;
+      case 'createCollection':
+        return;
+    }
+    this.changed();
+  }
+
+  private rawReplace(from: Doc, to: Doc): void {
+    const idKey = canonicalKey(from._id);
+    for (const index of this.uniques.values()) {
+      index.remove(from, idKey);
+      index.add(to, idKey);
+    }
+    this.docs.set(idKey, to);
+  }
+
+  private rawRemove(doc: Doc): void {
+    const idKey = canonicalKey(doc._id);
+    for (const index of this.uniques.values()) index.remove(doc, idKey);
+    this.docs.delete(idKey);
   }
 
   /** Returns false when an identical index already exists (MongoDB treats that as a no-op). */
@@ -139,6 +227,13 @@ export class Collection {
               `Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey)}`,
       );
     }
+    this.addIndex(spec);
+    this.journal?.entries?.push({ kind: 'createIndex', collection: this, spec });
+    return true;
+  }
+
+  /** Builds and adds an index that conflicts with no existing one (see `createIndex`). */
+  private addIndex(spec: IndexSpec): void {
     if (spec.unique) {
       // Build the whole index first: a duplicate among existing documents fails the build and
       // leaves the collection as it was, as in MongoDB.
@@ -161,7 +256,6 @@ export class Collection {
       this.uniques.set(spec.name, index);
     }
     this.indexes.push(spec);
-    return true;
   }
 
   dropIndex(name: string): void {

@@ -1,7 +1,9 @@
 // Optional file persistence so a development server keeps its data across restarts. The whole
 // state is written as canonical Extended JSON (types like ObjectId, Date, Decimal128 and
 // non-integer doubles survive exactly, and the file stays readable), to a temp file that is then
-// renamed over the old one, so a crash mid-write never leaves a truncated data file.
+// renamed over the old one, so a crash mid-write never leaves a truncated data file. While a
+// transaction is open the store holds its uncommitted writes, so nothing is saved (`hold`) until
+// it commits or aborts: the file only ever holds committed state.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EJSON, UUID } from 'bson';
@@ -29,6 +31,7 @@ interface PersistedState {
 export class Persistence {
   private timer: NodeJS.Timeout | undefined;
   private dirty = false;
+  private held = false;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -71,7 +74,18 @@ export class Persistence {
     }, SAVE_DELAY_MS);
   }
 
-  /** Writes pending changes now; resolves once they are on disk. */
+  /** No saving from now on (a transaction opened: the store holds uncommitted writes). */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Saving allowed again (the transaction committed or was undone); saves what is pending. */
+  release(): void {
+    this.held = false;
+    if (this.dirty) this.scheduleSave();
+  }
+
+  /** Writes pending changes now (unless held); resolves once they are on disk. */
   async flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -79,7 +93,9 @@ export class Persistence {
     }
     // Chain writes so two saves never race on the temp file or land out of order.
     const write = async () => {
-      if (!this.dirty) return;
+      // Checked when the write starts, and the snapshot is taken in the same tick: a transaction
+      // that opens later cannot leak into it. Held: `release` schedules the save.
+      if (!this.dirty || this.held) return;
       this.dirty = false;
       try {
         const text = this.snapshot();

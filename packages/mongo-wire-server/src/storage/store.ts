@@ -2,11 +2,61 @@
 // MongoDB; collections are created implicitly by the first write or index build.
 import { CommandError, invalidNamespace, type Doc } from '../errors.js';
 import { Collection } from './collection.js';
+import type { Journal, UndoEntry } from './undo-log.js';
 
 export class Store {
   private readonly databases = new Map<string, Map<string, Collection>>();
+  /** Shared with every collection of this store (see `recording`). */
+  private readonly journal: Journal = { entries: undefined };
   /** Called after anything that changes data or metadata (drives persistence). */
   onChange: () => void = () => {};
+
+  /**
+   * Runs `fn` (one statement of a transaction) appending every change it makes to `log`:
+   * documents inserted, replaced or removed, indexes and collections created.
+   */
+  recording<T>(log: UndoEntry[], fn: () => T): T {
+    this.journal.entries = log;
+    try {
+      return fn();
+    } finally {
+      this.journal.entries = undefined;
+    }
+  }
+
+  /** Takes back everything in `log`, newest first (an aborted transaction). */
+  undo(log: readonly UndoEntry[]): void {
+    for (let i = log.length - 1; i >= 0; i--) {
+      const entry = log[i]!;
+      if (entry.kind === 'createCollection') {
+        const { db, name } = entry.collection;
+        if (this.collection(db, name) === entry.collection) this.dropCollection(db, name);
+      } else {
+        entry.collection.undo(entry);
+      }
+    }
+    if (log.length > 0) this.changed();
+  }
+
+  /** Makes everything in `log` again, oldest first, after `undo(log)`. */
+  redo(log: readonly UndoEntry[]): void {
+    for (const entry of log) {
+      if (entry.kind === 'createCollection') this.addCollection(entry.collection);
+      else entry.collection.redo(entry);
+    }
+    if (log.length > 0) this.changed();
+  }
+
+  /** Runs `fn` on the state before `log` (a read outside an open transaction), then redoes it. */
+  withoutChanges<T>(log: readonly UndoEntry[], fn: () => T): T {
+    if (this.journal.entries) throw new Error('withoutChanges while recording');
+    this.undo(log);
+    try {
+      return fn();
+    } finally {
+      this.redo(log);
+    }
+  }
 
   changed(): void {
     this.onChange();
@@ -47,6 +97,8 @@ export class Store {
       this.databases.set(collection.db, db);
     }
     db.set(collection.name, collection);
+    collection.journal = this.journal;
+    this.journal.entries?.push({ kind: 'createCollection', collection });
     this.changed();
     return collection;
   }

@@ -1,0 +1,20 @@
+// What a transaction changed, one entry per change, so that an abort can put everything back in
+// reverse order (and a read outside the transaction can see the committed state: undo, read,
+// redo). Entries keep the stored documents themselves (documents are never mutated in place, see
+// collection.ts), so recording costs no copies.
+import type { Doc } from '../errors.js';
+import type { Collection } from './collection.js';
+import type { IndexSpec } from './unique-index.js';
+
+export type UndoEntry =
+  | { kind: 'insert'; collection: Collection; doc: Doc }
+  | { kind: 'replace'; collection: Collection; before: Doc; after: Doc }
+  /** `position`: where the document was in storage (natural) order, to put it back there. */
+  | { kind: 'remove'; collection: Collection; doc: Doc; position: number }
+  | { kind: 'createIndex'; collection: Collection; spec: IndexSpec }
+  | { kind: 'createCollection'; collection: Collection };
+
+/** Shared by a store and its collections: while `entries` is set, every change is appended. */
+export interface Journal {
+  entries: UndoEntry[] | undefined;
+}
