@@ -2,16 +2,18 @@
 // with the files it refers to: the env file, the services' own variables, the gateway template,
 // the Dockerfiles and the start order the services need. They also hold every image the
 // deployment files pull (compose, Dockerfiles, workflows) to one digest-pinned reference each.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { parseDocument } from 'yaml';
+import { parse, parseDocument } from 'yaml';
 import {
   COMPOSE_FILE,
   dockerfileInstructions,
   parsePinnedImage,
   pulledImages,
   readCompose,
+  WORKFLOW_DIR,
+  type PulledImage,
 } from './support/deployment-files.js';
 import { INFRA_DIR, REPO_ROOT, serviceDir } from './support/paths.js';
 
@@ -201,8 +203,55 @@ describe('infra/compose.yaml', () => {
   });
 });
 
+/**
+ * Images a workflow runs with `docker run "$<NAME>_IMAGE"` rather than as a service container
+ * (MongoDB, which must start with `--replSet`): the `*_IMAGE` variables of its `env`, workflow-
+ * or job-wide. (`IMAGE` alone is the image a job builds, not one it pulls.)
+ */
+function workflowRunImages(): PulledImage[] {
+  const images: PulledImage[] = [];
+  for (const file of readdirSync(WORKFLOW_DIR).filter((f) => /\.ya?ml$/.test(f))) {
+    const workflow = parse(readFileSync(path.join(WORKFLOW_DIR, file), 'utf8')) as {
+      env?: Record<string, string>;
+      jobs: Record<string, { env?: Record<string, string> }>;
+    };
+    const scopes = [
+      ['env', workflow.env],
+      ...Object.entries(workflow.jobs).map(([job, { env }]) => [`${job}.env`, env] as const),
+    ] as const;
+    for (const [scope, env] of scopes) {
+      for (const [name, reference] of Object.entries(env ?? {})) {
+        if (!name.endsWith('_IMAGE')) continue;
+        const where = `${scope}.${name}`;
+        images.push({
+          file: path.relative(REPO_ROOT, path.join(WORKFLOW_DIR, file)),
+          where,
+          reference,
+        });
+      }
+    }
+  }
+  return images;
+}
+
 describe('images the deployment files pull', () => {
-  const images = pulledImages();
+  const images = [...pulledImages(), ...workflowRunImages()];
+
+  it('include the MongoDB the handler-directory pipeline starts with docker run', () => {
+    expect(
+      workflowRunImages().map(({ file, where, reference }) => ({
+        file,
+        where,
+        name: reference.replace(/@.*$/, ''),
+      })),
+    ).toEqual([
+      {
+        file: '.github/workflows/handler-directory.yml',
+        where: 'env.MONGO_IMAGE',
+        name: 'mongo:8',
+      },
+    ]);
+  });
 
   it('are found in compose, both Dockerfiles and the workflows', () => {
     const names = new Set(images.map((image) => image.reference.replace(/@.*$/, '')));

@@ -2,7 +2,8 @@
 // cannot run here, so these tests read the files for what matters: each service's pipeline runs on
 // its own changes and on the shared code's (checked on the literal `paths:` lists; GitHub does
 // the matching), least-privilege permissions, actions pinned by commit, every pnpm command naming
-// a script that exists, and the built image run against a real database until /ready answers.
+// a script that exists, and the built image run against a real database until /ready answers
+// (MongoDB, as in production, a replica set of one: the directory writes in transactions).
 // Image references are pinned by digest: compose.test.ts checks that for every deployment file.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,9 +12,21 @@ import { parse } from 'yaml';
 import { REPO_ROOT } from './support/paths.js';
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown> };
-type Job = { steps: Step[]; needs?: string[]; permissions?: object; services?: Services };
+type Job = {
+  steps: Step[];
+  needs?: string[];
+  permissions?: object;
+  services?: Services;
+  env?: Record<string, string>;
+  strategy?: { matrix?: Record<string, unknown> };
+};
 type Services = Record<string, { image: string }>;
-type Workflow = { on: Record<string, { paths?: string[] }>; permissions?: object; jobs: Jobs };
+type Workflow = {
+  on: Record<string, { paths?: string[] }>;
+  permissions?: object;
+  env?: Record<string, string>;
+  jobs: Jobs;
+};
 type Jobs = Record<string, Job>;
 
 const WORKFLOW_DIR = path.join(REPO_ROOT, '.github/workflows');
@@ -151,13 +164,25 @@ describe.each(SERVICES)('the $service pipeline', ({ service, database, port }) =
 
   it('runs the image it built against a real database until /ready answers', () => {
     const image = workflow.jobs.image!;
-    expect(image.services?.[database]?.image).toMatch(new RegExp(`^${database}:`));
     const build = image.steps.find((s) => s.uses?.startsWith('docker/build-push-action@'));
     expect(build?.with).toMatchObject({ push: false, load: true, tags: '${{ env.IMAGE }}' });
     const runs = image.steps.flatMap((s) => s.run ?? []);
-    const start = runs.findIndex((r) => r.includes('docker run --detach'));
-    expect(runs[start]).toContain(`--network "\${{ job.services.${database}.network }}"`);
-    expect(runs[start]).toContain('"$IMAGE"');
+    const start = runs.findIndex(
+      (r) => r.includes('docker run --detach') && r.includes('"$IMAGE"'),
+    );
+    expect(start).toBeGreaterThanOrEqual(0);
+    // The database: a service container, or one this job starts itself on a network of its own
+    // (MongoDB needs a command, `--replSet`, which service containers cannot take).
+    const service = image.services?.[database];
+    if (service) {
+      expect(service.image).toMatch(new RegExp(`^${database}:`));
+      expect(runs[start]).toContain(`--network "\${{ job.services.${database}.network }}"`);
+    } else {
+      const started = databaseContainer(workflow, 'image', database);
+      expect(started.image).toMatch(new RegExp(`^${database}:`));
+      expect(started.at).toBeLessThan(start);
+      expect(runs[start]).toContain(`--network ${started.network}`);
+    }
     const ready = runs.findIndex((r) => r.includes(`http://127.0.0.1:${port}/ready`));
     expect(ready).toBeGreaterThan(start);
     expect(runs[ready]).toMatch(/until curl [^\n]*--fail/);
@@ -166,6 +191,69 @@ describe.each(SERVICES)('the $service pipeline', ({ service, database, port }) =
     expect(workflow.jobs.publish?.steps.some((s) => s.uses?.includes('build-push'))).toBe(false);
   });
 });
+
+describe('the handler-directory pipeline’s MongoDB', () => {
+  const workflow = readWorkflow('handler-directory.yml');
+  const initiate = (host: string) =>
+    `rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: '${host}' }] })`;
+
+  it.each([
+    // The test job reaches the member through the published port, the image by its name.
+    {
+      job: 'test',
+      host: 'localhost:27017',
+      uri: /^mongodb:\/\/localhost:27017\/\?replicaSet=rs0$/,
+    },
+    { job: 'image', host: 'mongo:27017', uri: /^mongodb:\/\/mongo:27017\/\w+\?replicaSet=rs0$/ },
+  ])(
+    'is a replica set of one in the $job job, initiated before it is used',
+    ({ job, host, uri }) => {
+      const steps = workflow.jobs[job]!.steps;
+      const runs = steps.flatMap((s) => s.run ?? []);
+      const started = databaseContainer(workflow, job, 'mongo');
+      expect(started.image).toMatch(/^mongo:8@sha256:[0-9a-f]{64}$/);
+      expect(started.args).toEqual(['--replSet', 'rs0', '--bind_ip_all']);
+      const initiated = runs.findIndex((r) => r.includes(initiate(host)));
+      expect(initiated).toBeGreaterThan(started.at);
+      // Waits for the primary, with a deadline, before anything uses the database.
+      expect(runs[initiated]).toMatch(/until docker exec mongo mongosh [\s\S]*isWritablePrimary/);
+      expect(runs[initiated]).toMatch(/deadline=/);
+      const firstUse = runs.findIndex(
+        (r) =>
+          r.startsWith('pnpm exec turbo run test') ||
+          (r.includes('docker run --detach') && r.includes('"$IMAGE"')),
+      );
+      expect(firstUse).toBeGreaterThan(initiated);
+      expect(workflow.jobs[job]!.env?.MONGODB_URI).toMatch(uri);
+    },
+  );
+
+  it('keeps the Node matrix of the tests', () => {
+    expect(workflow.jobs.test!.strategy?.matrix?.node).toEqual([20, 22, 24]);
+  });
+});
+
+/**
+ * The database container a job starts itself: `docker run --detach --name <name> ... "$X_IMAGE"
+ * <args>`, with X_IMAGE from the workflow's env; where it runs among the job's `run` steps, its
+ * network (if any), image and arguments.
+ */
+function databaseContainer(workflow: Workflow, job: string, name: string) {
+  const runs = workflow.jobs[job]!.steps.flatMap((s) => s.run ?? []);
+  const pattern = new RegExp(`docker run --detach --name ${name} ([^"]*)"\\$(\\w+)"([^\\n]*)`);
+  const at = runs.findIndex((r) => pattern.test(r.replace(/\\\n\s*/g, '')));
+  expect({ job, name, started: at >= 0 }).toEqual({ job, name, started: true });
+  const [, options, variable, args] = pattern.exec(runs[at]!.replace(/\\\n\s*/g, ''))!;
+  const network = /--network (\S+)/.exec(options!)?.[1];
+  if (network)
+    expect(runs.slice(0, at + 1).join('\n')).toContain(`docker network create ${network}`);
+  return {
+    at,
+    network,
+    image: workflow.env?.[variable!] ?? '',
+    args: args!.trim().split(/\s+/),
+  };
+}
 
 describe('shared-packages.yml', () => {
   const workflow = readWorkflow('shared-packages.yml');
