@@ -38,6 +38,20 @@ export interface Metrics {
     help: string,
     labelNames?: readonly L[],
   ): Counter<L>;
+  /**
+   * A gauge in the app's registry whose value is read when it is scraped: `collect` sets it
+   * (`gauge.set(value)`, or per label), as prom-client's `collect` does, e.g. from a query. A
+   * `collect` that fails, or has not ended within GAUGE_COLLECT_TIMEOUT_MS (a database that is
+   * down or busy), leaves the gauge without a sample for that scrape (a stale value would look
+   * current; an absent series can be alerted on) and is logged; the scrape still answers. One
+   * `collect` runs at a time: a scrape that comes while one is still running reports none.
+   */
+  gauge<L extends string = never>(
+    name: string,
+    help: string,
+    collect: (gauge: Gauge<L>) => void | Promise<void>,
+    labelNames?: readonly L[],
+  ): Gauge<L>;
 }
 
 declare module 'fastify' {
@@ -51,6 +65,9 @@ export const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 
 
 /** The route label of requests no route matched (their URLs would be unbounded label values). */
 export const UNMATCHED_ROUTE = 'unmatched';
+
+/** How long a scrape waits for a gauge's `collect` (a scraper gives up after about 10 s). */
+export const GAUGE_COLLECT_TIMEOUT_MS = 1_000;
 
 /**
  * Prometheus metrics at `GET /metrics` (hidden from the OpenAPI document: it is for the operator's
@@ -117,6 +134,36 @@ export const prometheusMetrics = fp<MetricsOptions>(
       help: string,
       labelNames: readonly L[] = [],
     ) => new Counter<L>({ name, help, labelNames, registers });
+
+    const gauge = <L extends string = never>(
+      name: string,
+      help: string,
+      collect: (gauge: Gauge<L>) => void | Promise<void>,
+      labelNames: readonly L[] = [],
+    ): Gauge<L> => {
+      let running: Promise<void> | undefined;
+      return new Gauge<L>({
+        name,
+        help,
+        labelNames,
+        registers,
+        async collect() {
+          const read = async () => {
+            if (running) throw new Error('the previous collect is still running');
+            running = Promise.resolve(collect(this)).finally(() => (running = undefined));
+            await settledWithin(running, GAUGE_COLLECT_TIMEOUT_MS);
+          };
+          try {
+            await read();
+          } catch (err) {
+            // No sample: unlabelled, remove() drops the value (reset() would report 0).
+            if (labelNames.length === 0) this.remove();
+            else this.reset();
+            app.log.warn({ err, metric: name }, 'gauge not read: no sample this scrape');
+          }
+        },
+      });
+    };
     app.decorate('metrics', {
       registry,
       loginsFailed: counter('logins_failed_total', 'Logins refused for wrong credentials.'),
@@ -125,6 +172,7 @@ export const prometheusMetrics = fp<MetricsOptions>(
         'Logins refused with 429 because a failure limit was spent.',
       ),
       counter,
+      gauge,
     } satisfies Metrics);
 
     app.addHook('onRequest', (_request, _reply, done) => {
@@ -174,3 +222,12 @@ export const prometheusMetrics = fp<MetricsOptions>(
   },
   { name: 'metrics' },
 );
+
+/** Resolves when `promise` does, rejects when it does or after `ms`. */
+function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`not collected within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { errorEnvelope } from '../src/error-envelope.js';
 import { healthRoutes } from '../src/health.js';
 import { LoginLimiter } from '../src/login-limiter.js';
-import { prometheusMetrics, type PoolStats } from '../src/metrics.js';
+import { GAUGE_COLLECT_TIMEOUT_MS, prometheusMetrics, type PoolStats } from '../src/metrics.js';
 import { serverOptions } from '../src/server-options.js';
 
 const apps: FastifyInstance[] = [];
@@ -155,6 +155,80 @@ describe('prometheusMetrics', () => {
     const text = await scrape(app);
     expect(sample(text, 'logins_failed_total')).toBe(2);
     expect(sample(text, 'logins_throttled_total')).toBe(1);
+  });
+});
+
+describe('gauges read when scraped', () => {
+  it('reads the value on each scrape; no sample while it cannot be read, the scrape still answers', async () => {
+    const { app } = await buildApp();
+    let value: number | Error = 7;
+    let reads = 0;
+    app.metrics.gauge('queue_oldest_age_seconds', 'Age of the oldest queued item.', async (g) => {
+      reads += 1;
+      await new Promise((resolve) => setImmediate(resolve)); // as a query would
+      if (value instanceof Error) throw value;
+      g.set(value);
+    });
+    expect(sample(await scrape(app), 'queue_oldest_age_seconds')).toBe(7);
+    value = 0;
+    expect(sample(await scrape(app), 'queue_oldest_age_seconds')).toBe(0);
+
+    // The database is down: no sample (not the last value, not 0), the rest is reported.
+    value = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    const text = await scrape(app);
+    expect(text).toContain('# TYPE queue_oldest_age_seconds gauge');
+    expect(sample(text, 'queue_oldest_age_seconds')).toBeUndefined();
+    expect(text).toContain('http_requests_in_flight 1');
+    value = 12;
+    expect(sample(await scrape(app), 'queue_oldest_age_seconds')).toBe(12);
+    expect(reads).toBe(4);
+  });
+
+  it('gives up on a collect that does not end in time, and starts no second one meanwhile', async () => {
+    const { app } = await buildApp();
+    let release = () => {};
+    let hang = true;
+    let reads = 0;
+    app.metrics.gauge('slow_gauge', 'A gauge behind a hanging query.', async (g) => {
+      reads += 1;
+      if (hang) await new Promise<void>((resolve) => (release = resolve));
+      g.set(3);
+    });
+    const started = Date.now();
+    let text = await scrape(app);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(GAUGE_COLLECT_TIMEOUT_MS - 50);
+    expect(sample(text, 'slow_gauge')).toBeUndefined();
+    // Still hanging: this scrape answers at once, without piling up a second query.
+    const again = Date.now();
+    text = await scrape(app);
+    expect(Date.now() - again).toBeLessThan(GAUGE_COLLECT_TIMEOUT_MS);
+    expect(sample(text, 'slow_gauge')).toBeUndefined();
+    expect(reads).toBe(1);
+    hang = false;
+    release();
+    await waitFor(async () => sample(await scrape(app), 'slow_gauge') === 3);
+    expect(reads).toBeGreaterThanOrEqual(2);
+  });
+
+  it('sets labelled values, all dropped when the collect fails', async () => {
+    const { app } = await buildApp();
+    let fail = false;
+    app.metrics.gauge(
+      'subscriptions_disabled',
+      'Disabled subscriptions by who disabled them.',
+      (g) => {
+        if (fail) throw new Error('no database');
+        g.set({ by: 'shop' }, 2);
+        g.set({ by: 'owner' }, 1);
+      },
+      ['by'],
+    );
+    let text = await scrape(app);
+    expect(sample(text, 'subscriptions_disabled{by="shop"}')).toBe(2);
+    expect(sample(text, 'subscriptions_disabled{by="owner"}')).toBe(1);
+    fail = true;
+    text = await scrape(app);
+    expect(text).not.toMatch(/^subscriptions_disabled\{/m);
   });
 });
 

@@ -8,7 +8,13 @@ import type { ShopEvent } from '@dogshop/contracts/shop';
 import { Webhook } from 'standardwebhooks';
 import { sealSecret } from '../src/modules/webhooks/secrets.js';
 import { buildApp } from '../src/app.js';
-import { TEST_API_KEY, createTestApp, webhookTestConfig, type TestApp } from './support/app.js';
+import {
+  TEST_API_KEY,
+  createTestApp,
+  testConfig,
+  webhookTestConfig,
+  type TestApp,
+} from './support/app.js';
 import { bearer, registerCustomer } from './support/customers.js';
 import { addProduct, orderBody } from './support/orders.js';
 
@@ -510,6 +516,117 @@ describe('two replicas on one database', () => {
       await Promise.all(replicas.map((r) => r.close()));
       await t.close();
       await receiver.close();
+    }
+  });
+});
+
+describe('metrics of the backlog', () => {
+  /** GET /metrics (the scraper has no key); a sample's value, undefined when there is none. */
+  async function scrape(t: { app: TestApp['app'] }) {
+    const res = await t.app.inject({ url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    return (series: string): number | undefined => {
+      const line = res.body.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+  }
+  const AGE = 'webhook_oldest_undelivered_event_age_seconds';
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('the age of the oldest undelivered event rises while a receiver fails, and is 0 once it acknowledges', async () => {
+    const t = await createTestApp(webhookTestConfig());
+    const receiver = new Receiver();
+    await receiver.listen();
+    try {
+      expect((await scrape(t))(AGE)).toBe(0);
+      receiver.answer = () => 500;
+      await subscribe(t, receiver.url, ['order.created']);
+      await place(t, await addProduct(t.app, 'Backlog lead', '1.00', 10));
+      await until(() => receiver.received.length >= 2);
+      const first = (await scrape(t))(AGE)!;
+      expect(first).toBeGreaterThan(0);
+      await pause(300);
+      expect((await scrape(t))(AGE)).toBeGreaterThanOrEqual(first + 0.25);
+
+      receiver.answer = () => 200;
+      await until(() => receiver.received.some((r) => r.status === 200));
+      await until(async () => (await scrape(t))(AGE) === 0);
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+
+  it('counts an event committed but not yet queued (no worker has numbered it)', async () => {
+    // The worker polls once at start, then not for ten minutes.
+    const t = await createTestApp(webhookTestConfig({ pollIntervalMs: 600_000 }));
+    try {
+      await pause(500);
+      await place(t, await addProduct(t.app, 'Unqueued lead', '1.00', 10));
+      expect(await t.app.db.event.count({ where: { sequence: null } })).toBe(1);
+      const first = (await scrape(t))(AGE)!;
+      await pause(300);
+      expect((await scrape(t))(AGE)).toBeGreaterThanOrEqual(first + 0.25);
+      // Reading the feed numbers it; no subscription wants it, so nothing is undelivered.
+      expect((await feedAll(t)).map((e) => e.type)).toEqual(['order.created']);
+      expect((await scrape(t))(AGE)).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts the subscriptions disabled now, by the shop and by their owner; theirs are not a backlog', async () => {
+    const t = await createTestApp(webhookTestConfig({ disableAfterMs: 300 }));
+    const failing = new Receiver();
+    const paused = new Receiver();
+    await failing.listen();
+    await paused.listen();
+    try {
+      const shop = 'webhook_subscriptions_disabled{by="shop"}';
+      const owner = 'webhook_subscriptions_disabled{by="owner"}';
+      let metrics = await scrape(t);
+      expect([metrics(shop), metrics(owner)]).toEqual([0, 0]);
+
+      failing.answer = () => 503;
+      const hook = await subscribe(t, failing.url, ['order.created']);
+      const other = await subscribe(t, paused.url, ['order.created']);
+      const off = await t.request({
+        method: 'PATCH',
+        url: `/webhooks/${other.id}`,
+        payload: { enabled: false },
+      });
+      expect(off.statusCode).toBe(200);
+      await place(t, await addProduct(t.app, 'Disabled lead', '1.00', 10));
+      await until(async () => (await scrape(t))(shop) === 1);
+      metrics = await scrape(t);
+      expect([metrics(shop), metrics(owner)]).toEqual([1, 1]);
+      // The failing one's deliveries failed with it, the paused one got none: nothing waits.
+      expect(metrics(AGE)).toBe(0);
+      expect(paused.received).toHaveLength(0);
+
+      failing.answer = () => 200;
+      await t.request({ method: 'PATCH', url: `/webhooks/${hook.id}`, payload: { enabled: true } });
+      metrics = await scrape(t);
+      expect([metrics(shop), metrics(owner)]).toEqual([0, 1]);
+    } finally {
+      await t.close();
+      await failing.close();
+      await paused.close();
+    }
+  });
+
+  it('a scrape answers while the database cannot be reached, without the gauges', async () => {
+    const app = await buildApp({
+      ...testConfig(webhookTestConfig()),
+      databaseUrl: 'postgresql://postgres:x@127.0.0.1:1/gone',
+    });
+    try {
+      const metrics = await scrape({ app });
+      expect(metrics(AGE)).toBeUndefined();
+      expect(metrics('webhook_subscriptions_disabled{by="shop"}')).toBeUndefined();
+      expect(metrics('webhook_subscriptions_disabled_total')).toBe(0);
+    } finally {
+      await app.close();
     }
   });
 });

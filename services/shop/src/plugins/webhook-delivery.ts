@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ShopConfig } from '../config.js';
 import { DeliveryWorker } from '../modules/webhooks/delivery.js';
+import {
+  countDisabledWebhooks,
+  oldestUndeliveredAgeSeconds,
+} from '../modules/webhooks/repository.js';
 
 /**
  * The webhook delivery worker of this replica: starts when the app is ready, stops before it
@@ -19,6 +23,22 @@ export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
     const disabled = app.metrics.counter(
       'webhook_subscriptions_disabled_total',
       'Webhook subscriptions disabled after failing for too long.',
+    );
+    // Read from the database on each scrape: the same on every replica (aggregate with max).
+    app.metrics.gauge(
+      'webhook_oldest_undelivered_event_age_seconds',
+      'Seconds since the oldest event not yet delivered was committed or queued (a pending delivery to an enabled subscription); 0 when none.',
+      async (gauge) => gauge.set(await oldestUndeliveredAgeSeconds(app.db)),
+    );
+    app.metrics.gauge(
+      'webhook_subscriptions_disabled',
+      'Webhook subscriptions now disabled: by the shop (failing too long) or by their owner.',
+      async (gauge) => {
+        const count = await countDisabledWebhooks(app.db);
+        gauge.set({ by: 'shop' }, count.shop);
+        gauge.set({ by: 'owner' }, count.owner);
+      },
+      ['by'],
     );
     const worker = new DeliveryWorker(app.db, config.webhooks, app.log, {
       attempted: (outcome) => attempts.inc({ outcome }),

@@ -260,3 +260,29 @@ export const disableFailingWebhook = async (
   ]);
   return disabled.count > 0;
 };
+
+/**
+ * Seconds since the oldest event not yet delivered was committed (still unnumbered) or queued
+ * (a pending delivery to an enabled subscription); 0 when there is none. For the metrics: each
+ * part reads only the rows waiting (the pending ones through the (status, next_attempt_at)
+ * index, the unnumbered ones through the sequence index), never the delivered history.
+ */
+export async function oldestUndeliveredAgeSeconds(db: Db): Promise<number> {
+  const [row] = await db.$queryRaw<Array<{ age: number | null }>>`
+    SELECT greatest(0, extract(epoch FROM now() - least(
+             (SELECT min(d.created_at)
+                FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+               WHERE d.status = 'pending' AND w.enabled),
+             (SELECT min(occurred_at) FROM events WHERE sequence IS NULL))))::float8 AS age`;
+  return row?.age ?? 0;
+}
+
+/** Disabled subscriptions: by the shop (failing too long: a reason), and by their owner. */
+export async function countDisabledWebhooks(db: Db): Promise<{ shop: number; owner: number }> {
+  const [row] = await db.$queryRaw<Array<{ shop: number; owner: number }>>`
+    SELECT count(*) FILTER (WHERE disabled_reason IS NOT NULL)::int AS shop,
+           count(*) FILTER (WHERE disabled_reason IS NULL)::int AS owner
+      FROM webhooks
+     WHERE NOT enabled`;
+  return row ?? { shop: 0, owner: 0 };
+}
