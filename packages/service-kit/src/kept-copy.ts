@@ -1,12 +1,18 @@
 import type { Invalidation } from './shared-state.js';
 
-export interface KeptCopyOptions {
+export interface KeptCopyOptions<T> {
   /**
    * The longest a copy is used (default 60 s), whatever the signal says: it bounds what no
    * publish announces (a write straight into the database, a replica that died between its
    * write and its publish, a Redis that hangs without closing its connections).
    */
   maxAgeMs?: number;
+  /**
+   * When a value stops being true with nobody writing (ms since the epoch; undefined: not by
+   * itself), e.g. a list whose entries carry an end: it is not used from then on, on every
+   * replica alike, as each derives it from the value.
+   */
+  validUntil?: (value: T) => number | undefined;
   /** The clock (tests). */
   now?: () => number;
 }
@@ -21,21 +27,24 @@ export interface KeptCopyOptions {
  * but not kept. Concurrent `get`s share one computation.
  */
 export class KeptCopy<T> {
-  private kept: { value: T; since: number } | undefined;
+  /** The kept value, and until when (ms since the epoch) it is used. */
+  private kept: { value: T; until: number } | undefined;
   private loading: Promise<T> | undefined;
   /** Counts invalidations; a computation is kept only when none happened while it ran. */
   private generation = 0;
   private readonly maxAgeMs: number;
+  private readonly validUntil: (value: T) => number | undefined;
   private readonly now: () => number;
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly invalidation: Invalidation,
     topic: string,
-    options: KeptCopyOptions = {},
+    options: KeptCopyOptions<T> = {},
   ) {
     this.maxAgeMs = options.maxAgeMs ?? 60_000;
     this.now = options.now ?? Date.now;
+    this.validUntil = options.validUntil ?? (() => undefined);
     this.unsubscribe = invalidation.subscribe(topic, () => this.drop());
   }
 
@@ -50,9 +59,7 @@ export class KeptCopy<T> {
       this.kept = undefined;
       return load();
     }
-    if (this.kept && this.now() - this.kept.since < this.maxAgeMs) {
-      return Promise.resolve(this.kept.value);
-    }
+    if (this.kept && this.now() < this.kept.until) return Promise.resolve(this.kept.value);
     if (this.loading) return this.loading;
     const generation = this.generation;
     const since = this.now();
@@ -60,7 +67,8 @@ export class KeptCopy<T> {
       (value) => {
         if (this.loading === loading) this.loading = undefined;
         if (this.generation === generation && this.invalidation.listening) {
-          this.kept = { value, since };
+          const until = Math.min(since + this.maxAgeMs, this.validUntil(value) ?? Infinity);
+          this.kept = { value, until };
         }
         return value;
       },

@@ -20,6 +20,8 @@ export const EnvSchema = Type.Object({
   ADMIN_PASSWORD: Type.Optional(Type.String(PASSWORD_LIMITS)),
   // The database of MONGODB_URI (default: the one named in the URI, else handler_directory).
   MONGODB_DB_NAME: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$' })),
+  // How long the handlers' change history is kept (a TTL index); at least a year.
+  HISTORY_RETENTION_DAYS: Type.Integer({ minimum: 365, maximum: 36_500, default: 400 }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -29,6 +31,7 @@ export interface DirectoryConfig extends CommonConfig {
   mongodbDbName: string | undefined;
   adminUsername: string;
   adminPassword: string | undefined;
+  historyRetentionDays: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfig {
@@ -41,5 +44,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     mongodbDbName: e.MONGODB_DB_NAME,
     adminUsername: e.ADMIN_USERNAME.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
   };
 }

@@ -6,10 +6,12 @@ import {
   findAccountByUsername,
   randomPassword,
 } from './modules/accounts/service.js';
+import { fillMissingSearchText } from './modules/handlers/repository.js';
 import { seedDemoDirectory } from './modules/handlers/service.js';
 
 /**
- * Start-up chores: load the demo directory into an empty one (unless SEED_DEMO=false), create the
+ * Start-up chores: fill in the search text of handlers stored before it existed, load the demo
+ * directory into an empty one (unless SEED_DEMO=false), create the
  * ADMIN_USERNAME account from ADMIN_PASSWORD when it does not exist (an existing account is left
  * as it is), and in development with no account at all create one with a random password that is
  * printed once.
@@ -18,6 +20,8 @@ export async function prepareFirstStart(
   app: FastifyInstance,
   config: Pick<DirectoryConfig, 'seedDemo' | 'adminUsername' | 'adminPassword' | 'env'>,
 ): Promise<void> {
+  const filled = await fillMissingSearchText(app.db);
+  if (filled > 0) app.log.info({ handlers: filled }, 'filled in the search text of older handlers');
   if (config.seedDemo) {
     const count = await seedDemoDirectory(app.db, app.handlersChanged);
     if (count > 0) {

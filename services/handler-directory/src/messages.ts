@@ -21,8 +21,23 @@ export const MESSAGES = {
   tokenInvalid: 'Nicht angemeldet: Token ungültig oder abgelaufen',
   accountInactive: 'Nicht angemeldet: Konto existiert nicht mehr oder ist deaktiviert',
   forbidden: 'Keine Berechtigung: diese Aktion ist nur für Administratoren',
+  forbiddenForHandlers:
+    'Keine Berechtigung: diese Aktion ist nur für Administratoren und Betrachter',
+  forbiddenOtherHandler:
+    'Keine Berechtigung: ein Hundeführer-Konto darf nur den eigenen Eintrag sehen und ändern',
+  accountNotFound: 'Konto nicht gefunden',
+  usernameTaken: 'Ein Konto mit diesem Benutzernamen existiert bereits',
+  handlerAccountNeedsHandler:
+    'Ungültige Anfrage: ein Konto mit der Rolle handler braucht handlerId',
+  handlerIdOnlyForHandlers: 'Ungültige Anfrage: handlerId nur für Konten mit der Rolle handler',
+  boundHandlerNotFound: 'Ungültige Anfrage: handlerId nennt keinen Hundeführer',
+  lastAdmin: 'Das letzte aktive Administratorkonto kann nicht deaktiviert oder herabgestuft werden',
+  setPasswordTokenInvalid:
+    'Der Link zum Setzen des Passworts ist ungültig, abgelaufen oder schon benutzt',
+  passwordSet: 'Passwort wurde gesetzt',
   nearestNeedsBoth: 'Ungültige Anfrage: lat und lng nur gemeinsam angeben',
   radiusNeedsPoint: 'Ungültige Anfrage: radius_km nur zusammen mit lat und lng',
+  availableUntilInThePast: 'Ungültige Anfrage: availableUntil muss in der Zukunft liegen',
   cursorNeedsLimit: 'Ungültige Anfrage: cursor nur zusammen mit limit',
   invalidCursor: 'Ungültige Anfrage: cursor ist kein Cursor dieser Liste (next_cursor einer Seite)',
   cursorOfOtherList:

@@ -26,7 +26,7 @@ describe('POST /api/auth/login', () => {
     const res = await login(ADMIN);
     expect(res.statusCode).toBe(200);
     expectContract(LoginResponseSchema, res.json());
-    expect(res.json().user).toEqual({ id: t.admin.id, username: ADMIN.username });
+    expect(res.json().user).toEqual({ id: t.admin.id, username: ADMIN.username, role: 'admin' });
     expect((await listWith(res.json().token)).statusCode).toBe(200);
   });
 

@@ -180,14 +180,19 @@ describe('what the document promises', () => {
   });
 
   it('shows in its CSV example the row the service writes for the example handler', async () => {
-    const { _id, createdAt, updatedAt, ...fields } = handlerExample;
-    const created = await createHandler(t, fields);
+    const { _id, createdAt, updatedAt, availableUntil, availabilityConfirmedAt, ...fields } =
+      handlerExample;
+    // The example's end has passed by now: a create needs one ahead.
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const created = await createHandler(t, { ...fields, availableUntil: until });
     const csv = (
       await t.request({ method: 'GET', url: '/api/users/export?format=csv', as: t.viewer })
     ).body;
     const [header] = csv.split('\r\n');
     const row = csv.split('\r\n').find((line) => line.startsWith(created._id));
     const example = EXPORT_CSV_EXAMPLE.replace(_id, created._id)
+      .replace(availableUntil!, until)
+      .replace(availabilityConfirmedAt!, created.availabilityConfirmedAt!)
       .replace(createdAt, created.createdAt)
       .replace(updatedAt, created.updatedAt);
     expect(`${header}\r\n${row}`).toBe(example);

@@ -105,6 +105,7 @@ describe('GET /api/users/export?format=xlsx', () => {
     const text = (value: string) => ({ type: ValueType.String, value });
     const number = (value: number) => ({ type: ValueType.Number, value });
     const empty = { type: ValueType.Null, value: null };
+    const date = (iso: string) => ({ type: ValueType.Date, value: new Date(iso) });
     for (const h of await jsonExport()) {
       if (h.name === CONTROL.name) continue; // see the ST_Xstring test below
       const cells = row(rows, h);
@@ -115,14 +116,15 @@ describe('GET /api/users/export?format=xlsx', () => {
         text(h.phone),
         h.type ? text(h.type) : empty,
         { type: ValueType.Boolean, value: h.available },
+        h.availableUntil ? date(h.availableUntil) : empty,
+        h.availabilityConfirmedAt ? date(h.availabilityConfirmedAt) : empty,
         h.gps ? number(h.gps.lat) : empty,
         h.gps ? number(h.gps.lng) : empty,
-        { type: ValueType.Date, value: new Date(h.createdAt) },
-        { type: ValueType.Date, value: new Date(h.updatedAt) },
+        date(h.createdAt),
+        date(h.updatedAt),
       ]);
       // Shown as date and time, not as a day count.
-      expect(cells[8]!.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
-      expect(cells[9]!.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+      for (const at of [7, 10, 11]) expect(cells[at]!.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     }
   });
 
@@ -157,6 +159,8 @@ describe('GET /api/users/export?format=xlsx', () => {
       '0171 55',
       null,
       false,
+      null,
+      new Date(bare.availabilityConfirmedAt!),
       null,
       null,
       new Date(bare.createdAt),
@@ -233,7 +237,7 @@ describe('GET /api/users/export?format=xlsx', () => {
 
   it('continues on a next sheet, with its own header row, when a sheet is full', async () => {
     // Excel's limit is 1,048,575 rows a sheet; 2 here shows the same code path.
-    const workbook = await loadWorkbook(await collect(exportXlsx(t.app.db, 2)));
+    const workbook = await loadWorkbook(await collect(exportXlsx(t.app.db, {}, 2)));
     expect(workbook.worksheets.map((s) => s.name)).toEqual([
       'Hundeführer',
       'Hundeführer 2',

@@ -13,7 +13,8 @@ import { loadWorkbook } from './support/xlsx.js';
 
 let t: TestApp;
 
-const HEADER = 'id,name,address,phone,type,available,lat,lng,createdAt,updatedAt';
+const HEADER =
+  'id,name,address,phone,type,available,availableUntil,availabilityConfirmedAt,lat,lng,createdAt,updatedAt';
 const BOM = '\ufeff';
 
 beforeAll(async () => {
@@ -76,6 +77,8 @@ const expectedRow = (h: Handler): Record<string, string> => ({
   phone: neutralised(h.phone),
   type: neutralised(h.type ?? ''),
   available: String(h.available),
+  availableUntil: h.availableUntil ?? '',
+  availabilityConfirmedAt: h.availabilityConfirmedAt ?? '',
   lat: h.gps ? String(h.gps.lat) : '',
   lng: h.gps ? String(h.gps.lng) : '',
   createdAt: h.createdAt,

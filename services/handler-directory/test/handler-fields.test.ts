@@ -24,6 +24,7 @@ const FULL: Required<CreateHandlerBody> = {
   phone: '05191 987654',
   type: 'SW',
   available: true,
+  availableUntil: '2099-05-01T18:00:00.000Z',
   gps: { lat: 52.9866, lng: 9.8429 },
 };
 
@@ -34,6 +35,7 @@ const CHANGED: Required<CreateHandlerBody> = {
   phone: '05192 112233',
   type: 'BGS',
   available: false,
+  availableUntil: '2099-06-02T06:30:00.000Z',
   gps: { lat: 47.6298, lng: 13.0023 },
 };
 

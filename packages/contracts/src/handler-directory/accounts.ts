@@ -1,9 +1,10 @@
-// The accounts resource: administrator accounts (role `admin` or `viewer`) and their login. The
-// contract keeps its field names: the login answer calls the account `user`.
+// The accounts resource: the people who sign in (roles `admin`, `viewer` and `handler`), their
+// login, their passwords and their management by administrators. The contract keeps its field
+// names: the login answer calls the account `user`.
 import { Type, type Static } from 'typebox';
-import { documented } from '../common.js';
-import { directoryErrors } from './errors.js';
-import { ObjectIdString } from './shared.js';
+import { SuccessMessageSchema, documented } from '../common.js';
+import { directoryErrors, type ErrorResponseSpec } from './errors.js';
+import { DateTime, ObjectIdString } from './shared.js';
 import { directoryTag } from './tags.js';
 
 /** Both fields must be strings: an object such as `{"$ne": null}` is a 400, never a query. */
@@ -16,14 +17,18 @@ export const LoginBodySchema = Type.Object(
 );
 export type LoginBody = Static<typeof LoginBodySchema>;
 
-export const AccountRoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('viewer')], {
-  description: '`admin`: everything; `viewer`: read and export only',
-});
+export const AccountRoleSchema = Type.Union(
+  [Type.Literal('admin'), Type.Literal('viewer'), Type.Literal('handler')],
+  {
+    description:
+      '`admin`: everything; `viewer`: read and export only; `handler`: reads its own handler record and sets its availability and position',
+  },
+);
 export type AccountRole = Static<typeof AccountRoleSchema>;
 
 /** The signed-in account as the login answer shows it. */
 export const AccountSummarySchema = Type.Object(
-  { id: ObjectIdString(), username: Type.String() },
+  { id: ObjectIdString(), username: Type.String(), role: Type.Optional(AccountRoleSchema) },
   { $id: 'AccountSummary', title: 'AccountSummary', additionalProperties: false },
 );
 export type AccountSummary = Static<typeof AccountSummarySchema>;
@@ -44,7 +49,7 @@ const EXAMPLE_ACCOUNT_TOKEN =
 export const loginOperation = {
   tags: directoryTag('Auth'),
   operationId: 'login',
-  summary: 'Log in as an administrator and receive a JWT',
+  summary: 'Log in and receive a JWT',
   description:
     'Unknown username and wrong password answer the same 401. After repeated failures for the same username from the same client, or many for the same username from any clients, further attempts answer 429 with `Retry-After` until the window ends, without checking the password.',
   body: documented(LoginBodySchema, {
@@ -57,7 +62,7 @@ export const loginOperation = {
         {
           success: true,
           token: EXAMPLE_ACCOUNT_TOKEN,
-          user: { id: '665f1c2ab4d3e8a1c2f0b001', username: 'anna.admin' },
+          user: { id: '665f1c2ab4d3e8a1c2f0b001', username: 'anna.admin', role: 'admin' },
         },
       ],
     }),
@@ -76,5 +81,320 @@ export const loginOperation = {
         'Too many failed logins for this username from this client or from all clients, or too many requests: retry after `Retry-After` seconds',
       ],
     ),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Accounts: the signed-in account, passwords, and their management by administrators
+
+const Username = Type.String({
+  pattern: '^[A-Za-z0-9._@-]{3,64}$',
+  description: '3–64 letters, digits, `.`, `_`, `@` or `-`; compared case-insensitively',
+  examples: ['anna.bergmann'],
+});
+const Password = Type.String({
+  minLength: 12,
+  maxLength: 128,
+  description: '12–128 characters',
+});
+const HandlerRef = Type.Union([ObjectIdString(), Type.Null()], {
+  description:
+    'The handler record a `handler` account is bound to (required for that role, null for the others)',
+});
+
+export const AccountSchema = Type.Object(
+  {
+    id: ObjectIdString(),
+    username: Type.String(),
+    role: AccountRoleSchema,
+    handlerId: HandlerRef,
+    disabled: Type.Boolean({ description: 'A disabled account cannot sign in; its tokens end' }),
+    passwordSet: Type.Boolean({
+      description: 'false until the first password is set (through a set-password token)',
+    }),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'Account', title: 'Account', additionalProperties: false },
+);
+export type Account = Static<typeof AccountSchema>;
+
+/** The signed-in account (`GET /api/auth/me`). */
+export const MeSchema = Type.Object(
+  { id: ObjectIdString(), username: Type.String(), role: AccountRoleSchema, handlerId: HandlerRef },
+  { $id: 'Me', title: 'Me', additionalProperties: false },
+);
+export type Me = Static<typeof MeSchema>;
+
+export const AccountIdParamsSchema = Type.Object(
+  { id: Type.String({ description: 'Account `id`', examples: ['665f1c2ab4d3e8a1c2f0b001'] }) },
+  { additionalProperties: false },
+);
+
+export const CreateAccountBodySchema = Type.Object(
+  {
+    username: Username,
+    role: AccountRoleSchema,
+    handlerId: Type.Optional(HandlerRef),
+    password: Type.Optional(Password),
+  },
+  { $id: 'CreateAccountBody', title: 'CreateAccountBody', additionalProperties: false },
+);
+export type CreateAccountBody = Static<typeof CreateAccountBodySchema>;
+
+export const UpdateAccountBodySchema = Type.Object(
+  {
+    role: Type.Optional(AccountRoleSchema),
+    handlerId: Type.Optional(HandlerRef),
+    disabled: Type.Optional(Type.Boolean()),
+  },
+  {
+    $id: 'UpdateAccountBody',
+    title: 'UpdateAccountBody',
+    additionalProperties: false,
+    minProperties: 1,
+  },
+);
+export type UpdateAccountBody = Static<typeof UpdateAccountBodySchema>;
+
+const SetPasswordToken = Type.String({
+  description:
+    'One-time token for `POST /api/auth/set-password`, valid 72 hours; shown only in this answer',
+});
+
+export const AccountResponseSchema = Type.Object(
+  { success: Type.Literal(true), data: AccountSchema },
+  { $id: 'AccountResponse', title: 'AccountResponse', additionalProperties: false },
+);
+export const CreatedAccountResponseSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: AccountSchema,
+    setPasswordToken: Type.Optional(SetPasswordToken),
+    setPasswordExpiresAt: Type.Optional(DateTime()),
+  },
+  { $id: 'CreatedAccountResponse', title: 'CreatedAccountResponse', additionalProperties: false },
+);
+export const AccountListResponseSchema = Type.Object(
+  { success: Type.Literal(true), data: Type.Array(AccountSchema) },
+  { $id: 'AccountListResponse', title: 'AccountListResponse', additionalProperties: false },
+);
+export const PasswordResetResponseSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    setPasswordToken: SetPasswordToken,
+    setPasswordExpiresAt: DateTime(),
+  },
+  { $id: 'PasswordResetResponse', title: 'PasswordResetResponse', additionalProperties: false },
+);
+export const MeResponseSchema = Type.Object(
+  { success: Type.Literal(true), data: MeSchema },
+  { $id: 'MeResponse', title: 'MeResponse', additionalProperties: false },
+);
+export const SetPasswordBodySchema = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200 }), password: Password },
+  { $id: 'SetPasswordBody', title: 'SetPasswordBody', additionalProperties: false },
+);
+export type SetPasswordBody = Static<typeof SetPasswordBodySchema>;
+export const ChangePasswordBodySchema = Type.Object(
+  { currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Password },
+  { $id: 'ChangePasswordBody', title: 'ChangePasswordBody', additionalProperties: false },
+);
+export type ChangePasswordBody = Static<typeof ChangePasswordBodySchema>;
+/** `{success: true, message}` of the password operations. */
+export const PasswordSetResponseSchema = Type.Object(SuccessMessageSchema.properties, {
+  $id: 'PasswordSet',
+  title: 'PasswordSet',
+  additionalProperties: false,
+});
+
+const accountExample: Account = {
+  id: '665f1c2ab4d3e8a1c2f0b002',
+  username: 'anna.bergmann',
+  role: 'handler',
+  handlerId: '665f1c2ab4d3e8a1c2f0b123',
+  disabled: false,
+  passwordSet: false,
+  createdAt: '2026-03-20T09:00:00.000Z',
+  updatedAt: '2026-03-20T09:00:00.000Z',
+};
+const EXAMPLE_SET_PASSWORD_TOKEN = 'kX2vQ9mB7tY4wZ1rN8pL3sD6fH0jA5cE-uG_iO2bV4';
+
+const accountNotFound: ErrorResponseSpec = [404, 'Konto nicht gefunden', 'No account with this id'];
+const lastAdmin: ErrorResponseSpec = [
+  409,
+  'Das letzte aktive Administratorkonto kann nicht deaktiviert oder herabgestuft werden',
+  'The change would leave no enabled admin',
+];
+
+export const getMeOperation = {
+  tags: directoryTag('Auth'),
+  operationId: 'getMe',
+  summary: 'The signed-in account',
+  description: 'Any role.',
+  response: {
+    200: documented(MeResponseSchema, {
+      description: 'The signed-in account',
+      examples: [
+        {
+          success: true,
+          data: {
+            id: accountExample.id,
+            username: accountExample.username,
+            role: accountExample.role,
+            handlerId: accountExample.handlerId,
+          },
+        },
+      ],
+    }),
+    ...directoryErrors(401, 429),
+  },
+};
+
+export const changePasswordOperation = {
+  tags: directoryTag('Auth'),
+  operationId: 'changePassword',
+  summary: "Change the signed-in account's password",
+  description:
+    'The current password must be given; a wrong one is 401 and counts as a failed login. Any role.',
+  body: documented(ChangePasswordBodySchema, {
+    examples: [{ currentPassword: 'my old passphrase', newPassword: 'a new long passphrase' }],
+  }),
+  response: {
+    200: documented(PasswordSetResponseSchema, {
+      description: 'The password was changed',
+      examples: [{ success: true, message: 'Passwort wurde gesetzt' }],
+    }),
+    ...directoryErrors(
+      400,
+      [401, 'Benutzername oder Passwort falsch', 'Not signed in, or the current password is wrong'],
+      413,
+      415,
+      429,
+    ),
+  },
+};
+
+export const setPasswordOperation = {
+  tags: directoryTag('Auth'),
+  operationId: 'setPassword',
+  summary: 'Set a password with a one-time set-password token',
+  description:
+    'No login needed: the token (from creating the account or a password reset) names the account. It works once and for 72 hours; an unknown, used or expired token answers 400.',
+  body: documented(SetPasswordBodySchema, {
+    examples: [{ token: EXAMPLE_SET_PASSWORD_TOKEN, password: 'a new long passphrase' }],
+  }),
+  response: {
+    200: documented(PasswordSetResponseSchema, {
+      description: 'The password was set; the account can sign in with it',
+      examples: [{ success: true, message: 'Passwort wurde gesetzt' }],
+    }),
+    ...directoryErrors(
+      [400, 'Der Link zum Setzen des Passworts ist ungültig, abgelaufen oder schon benutzt'],
+      413,
+      415,
+      429,
+    ),
+  },
+};
+
+export const listAccountsOperation = {
+  tags: directoryTag('Accounts'),
+  operationId: 'listAccounts',
+  summary: 'All accounts, by username',
+  description: 'Admin only.',
+  response: {
+    200: documented(AccountListResponseSchema, {
+      description: 'Every account',
+      examples: [{ success: true, data: [accountExample] }],
+    }),
+    ...directoryErrors(401, 403, 429),
+  },
+};
+
+export const getAccountOperation = {
+  tags: directoryTag('Accounts'),
+  operationId: 'getAccount',
+  summary: 'One account',
+  description: 'Admin only.',
+  params: AccountIdParamsSchema,
+  response: {
+    200: documented(AccountResponseSchema, {
+      description: 'The account',
+      examples: [{ success: true, data: accountExample }],
+    }),
+    ...directoryErrors(401, 403, accountNotFound, 429),
+  },
+};
+
+export const createAccountOperation = {
+  tags: directoryTag('Accounts'),
+  operationId: 'createAccount',
+  summary: 'Create an account',
+  description:
+    'A `handler` account needs the `handlerId` of an existing handler; other roles take none. With a `password` the account can sign in at once; without one the answer carries a one-time `setPasswordToken` (72 hours) to hand to its owner. A taken username is 409. Admin only.',
+  body: documented(CreateAccountBodySchema, {
+    examples: [{ username: 'anna.bergmann', role: 'handler', handlerId: accountExample.handlerId }],
+  }),
+  response: {
+    201: documented(CreatedAccountResponseSchema, {
+      description: 'The account was created',
+      examples: [
+        {
+          success: true,
+          data: accountExample,
+          setPasswordToken: EXAMPLE_SET_PASSWORD_TOKEN,
+          setPasswordExpiresAt: '2026-03-23T09:00:00.000Z',
+        },
+      ],
+    }),
+    ...directoryErrors(
+      [400, 'Ungültige Anfrage: ein Konto mit der Rolle handler braucht handlerId'],
+      401,
+      403,
+      [409, 'Ein Konto mit diesem Benutzernamen existiert bereits', 'The username is taken'],
+      413,
+      415,
+      429,
+    ),
+  },
+};
+
+export const updateAccountOperation = {
+  tags: directoryTag('Accounts'),
+  operationId: 'updateAccount',
+  summary: "Change an account's role, handler or disabled state",
+  description:
+    "Disabling ends the account's tokens at once. Changing the role to `handler` needs a `handlerId`; to another role clears it. The last enabled admin cannot be disabled or demoted (409). Admin only.",
+  params: AccountIdParamsSchema,
+  body: documented(UpdateAccountBodySchema, { examples: [{ disabled: true }] }),
+  response: {
+    200: documented(AccountResponseSchema, {
+      description: 'The changed account',
+      examples: [{ success: true, data: { ...accountExample, disabled: true } }],
+    }),
+    ...directoryErrors(400, 401, 403, accountNotFound, lastAdmin, 413, 415, 429),
+  },
+};
+
+export const resetAccountPasswordOperation = {
+  tags: directoryTag('Accounts'),
+  operationId: 'resetAccountPassword',
+  summary: 'A new one-time set-password token for an account',
+  description:
+    'The answer carries a new `setPasswordToken` (72 hours; earlier ones stop working). The current password keeps working until a new one is set. Admin only.',
+  params: AccountIdParamsSchema,
+  response: {
+    200: documented(PasswordResetResponseSchema, {
+      description: 'The token, shown only here',
+      examples: [
+        {
+          success: true,
+          setPasswordToken: EXAMPLE_SET_PASSWORD_TOKEN,
+          setPasswordExpiresAt: '2026-03-23T09:00:00.000Z',
+        },
+      ],
+    }),
+    ...directoryErrors(401, 403, accountNotFound, 429),
   },
 };

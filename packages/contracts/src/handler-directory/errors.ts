@@ -33,6 +33,10 @@ const DIRECTORY_ERROR_STATUSES = {
     example: 'Keine Berechtigung: diese Aktion ist nur für Administratoren',
   },
   404: { description: 'Not found', example: 'Hundeführer nicht gefunden' },
+  409: {
+    description: 'Conflict with the current state (a taken username, the last enabled admin)',
+    example: 'Ein Konto mit diesem Benutzernamen existiert bereits',
+  },
   413: { description: 'Body larger than 100 kB', example: 'Anfrage zu groß (höchstens 100 kB)' },
   415: {
     description: 'Unsupported content type: bodies are application/json only',

@@ -26,7 +26,18 @@ export const HandlerSchema = Type.Object(
     address: Type.Optional(Type.String()),
     phone: Type.String(),
     type: Type.Optional(Type.String({ description: 'Short type code' })),
-    available: Type.Boolean(),
+    available: Type.Boolean({
+      description:
+        'As last set. Listed publicly while true and `availableUntil` is null or in the future',
+    }),
+    availableUntil: Type.Union([DateTime(), Type.Null()], {
+      description:
+        'End of the availability; null: until further notice. Once passed, the handler leaves the public list (no write needed)',
+    }),
+    availabilityConfirmedAt: Type.Union([DateTime(), Type.Null()], {
+      description:
+        'When availability was last set (by any write that gives `available` or `availableUntil`); null: never since this field exists',
+    }),
     gps: Type.Optional(GpsSchema),
     createdAt: DateTime(),
     updatedAt: DateTime(),
@@ -68,6 +79,11 @@ const TypeCode = Type.Union([Type.String({ maxLength: 50 }), Type.Null()], {
 const Available = (options: { default?: boolean } = {}) =>
   Type.Boolean({ description: 'Listed publicly when true', ...options });
 const OptionalGps = Type.Union([GpsSchema, Type.Null()], { description: 'null means no position' });
+const AvailableUntil = Type.Union([DateTime(), Type.Null()], {
+  description:
+    'Available until this time (ISO 8601 with offset, in the future); null: until further notice. Only with `available` true',
+  examples: ['2026-11-29T20:00:00+01:00'],
+});
 
 // Request bodies are named (an `$id`): the documents refer to them, with each operation's example.
 
@@ -78,6 +94,9 @@ const OptionalGps = Type.Union([GpsSchema, Type.Null()], { description: 'null me
  */
 const serviceOwnedFields = {
   _id: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: ignored' })),
+  availabilityConfirmedAt: Type.Optional(
+    Type.Unknown({ readOnly: true, description: 'Read-only: ignored' }),
+  ),
   createdAt: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: ignored' })),
   updatedAt: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: ignored' })),
   __v: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: ignored' })),
@@ -89,6 +108,7 @@ const createHandlerFields = {
   address: Type.Optional(Address),
   type: Type.Optional(TypeCode),
   available: Type.Optional(Available({ default: true })),
+  availableUntil: Type.Optional(AvailableUntil),
   gps: Type.Optional(OptionalGps),
 };
 export const CreateHandlerBodySchema = Type.Object(
@@ -103,6 +123,7 @@ const updateHandlerFields = {
   address: Type.Optional(Address),
   type: Type.Optional(TypeCode),
   available: Type.Optional(Available()),
+  availableUntil: Type.Optional(AvailableUntil),
   gps: Type.Optional(OptionalGps),
 };
 /** Partial update: only the fields given change; null removes an optional field. */
@@ -119,7 +140,16 @@ export const UpdateHandlerBodySchema = Type.Object(
 export type UpdateHandlerBody = Static<TObject<typeof updateHandlerFields>>;
 
 export const AvailabilityBodySchema = Type.Object(
-  { available: Available() },
+  {
+    available: Available(),
+    availableUntil: Type.Optional(
+      Type.Union([DateTime(), Type.Null()], {
+        description:
+          'Available until this time (in the future; only with `available: true`). Left out or null: until further notice',
+        examples: ['2026-11-29T20:00:00+01:00'],
+      }),
+    ),
+  },
   { $id: 'AvailabilityBody', title: 'AvailabilityBody', additionalProperties: false },
 );
 export type AvailabilityBody = Static<typeof AvailabilityBodySchema>;
@@ -179,12 +209,82 @@ export const PublicHandlerListQuerySchema = Type.Object(
 );
 export type PublicHandlerListQuery = Static<typeof PublicHandlerListQuerySchema>;
 
+/** The largest page of the admin list (`limit`). */
+export const HANDLER_LIST_MAX_LIMIT = 1_000;
+
+/** Filters of the admin list and the export; none given: every handler. */
+const handlerFilterFields = {
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Only handlers whose name, address or phone contains this text (case-insensitive; umlauts and accents match their base letter, ß matches ss)',
+      examples: ['müller'],
+    }),
+  ),
+  available: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: only handlers listed publicly now (`available` and `availableUntil` not passed); false: only the others',
+    }),
+  ),
+  type: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 50,
+      description: 'Only this type code',
+      examples: ['SW'],
+    }),
+  ),
+};
+
+export const HandlerListQuerySchema = Type.Object(
+  {
+    ...handlerFilterFields,
+    sort: Type.Optional(
+      Type.Union([Type.Literal('name'), Type.Literal('updatedAt')], {
+        default: 'name',
+        description: '`name` (default; German dictionary order) or `updatedAt` (newest first)',
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: HANDLER_LIST_MAX_LIMIT,
+        description:
+          'Page size: at most this many handlers, and `next_cursor` when more follow. Without it: every match',
+        examples: [50],
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2_048,
+        description:
+          'The `next_cursor` of the previous page (opaque), with `limit` and the same `sort`: the page after it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type HandlerListQuery = Static<typeof HandlerListQuerySchema>;
+
 export const HandlerResponseSchema = Type.Object(
   { success: Type.Literal(true), data: HandlerSchema },
   { $id: 'HandlerResponse', title: 'HandlerResponse', additionalProperties: false },
 );
 export const HandlerListResponseSchema = Type.Object(
-  { success: Type.Literal(true), data: Type.Array(HandlerSchema) },
+  {
+    success: Type.Literal(true),
+    data: Type.Array(HandlerSchema),
+    next_cursor: Type.Optional(
+      Type.String({
+        description:
+          'Only with `limit`, when more handlers follow: pass it as `cursor` for the next page',
+      }),
+    ),
+  },
   { $id: 'HandlerListResponse', title: 'HandlerListResponse', additionalProperties: false },
 );
 export const PublicHandlerListResponseSchema = Type.Object(
@@ -221,6 +321,7 @@ export const ExportFormatSchema = Type.Union(
 );
 export const ExportQuerySchema = Type.Object(
   {
+    ...handlerFilterFields,
     format: Type.Optional(ExportFormatSchema),
     delimiter: Type.Optional(
       Type.Union([Type.Literal('comma'), Type.Literal('semicolon')], {
@@ -243,6 +344,8 @@ export const EXPORT_CSV_COLUMNS = [
   'phone',
   'type',
   'available',
+  'availableUntil',
+  'availabilityConfirmedAt',
   'lat',
   'lng',
   'createdAt',
@@ -275,6 +378,8 @@ export const handlerExample: Handler = {
   phone: '+49 5191 987654',
   type: 'SW',
   available: true,
+  availableUntil: '2026-03-22T19:00:00.000Z',
+  availabilityConfirmedAt: '2026-03-02T16:09:41.000Z',
   gps: { lat: 52.9866, lng: 9.8429 },
   createdAt: '2026-02-11T07:45:00.000Z',
   updatedAt: '2026-03-02T16:10:27.000Z',
@@ -285,11 +390,20 @@ const otherHandlerExample: Handler = {
   name: 'Jörg Östermann',
   phone: '+49 171 2345678',
   available: false,
+  availableUntil: null,
+  availabilityConfirmedAt: '2026-02-12T10:00:00.000Z',
   createdAt: '2026-02-12T10:00:00.000Z',
   updatedAt: '2026-02-12T10:00:00.000Z',
 };
 
-const { _id, createdAt: _created, updatedAt: _updated, ...createHandlerExample } = handlerExample;
+const {
+  _id,
+  availabilityConfirmedAt: _confirmed,
+  availableUntil: _until,
+  createdAt: _created,
+  updatedAt: _updated,
+  ...createHandlerExample
+} = handlerExample;
 const { address: _address, ...handlerWithoutAddress } = handlerExample;
 
 /** An id with U+0000 (or a URL that cannot be decoded): 400, where any other id is a 404. */
@@ -307,8 +421,8 @@ const handlerResponse = (description: string, data = handlerExample) =>
  * two): the phone starts with `+`, so it carries the formula guard `'`.
  */
 export const EXPORT_CSV_EXAMPLE =
-  '\ufeffid,name,address,phone,type,available,lat,lng,createdAt,updatedAt\r\n' +
-  '665f1c2ab4d3e8a1c2f0b123,Anna Bergmann,"Am Forsthaus 5, 29614 Soltau",\'+49 5191 987654,SW,true,52.9866,9.8429,2026-02-11T07:45:00.000Z,2026-03-02T16:10:27.000Z';
+  '\ufeffid,name,address,phone,type,available,availableUntil,availabilityConfirmedAt,lat,lng,createdAt,updatedAt\r\n' +
+  '665f1c2ab4d3e8a1c2f0b123,Anna Bergmann,"Am Forsthaus 5, 29614 Soltau",\'+49 5191 987654,SW,true,2026-03-22T19:00:00.000Z,2026-03-02T16:09:41.000Z,52.9866,9.8429,2026-02-11T07:45:00.000Z,2026-03-02T16:10:27.000Z';
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -318,7 +432,7 @@ export const listAvailableHandlersOperation = {
   operationId: 'listAvailableHandlers',
   summary: 'Available handlers, by name or nearest first',
   description:
-    'Only handlers with `available: true`, ordered by name (ties by `_id`). With `lat` and `lng` (both or neither): only those with a GPS position, nearest first by great-circle distance (ties by name, then `_id`), each with `distance_km`; `radius_km` limits the distance. ' +
+    'Only handlers listed now: `available: true` and `availableUntil` null or in the future (a handler whose `availableUntil` passes leaves the list then, on every replica, with no write). Ordered by name (ties by `_id`). With `lat` and `lng` (both or neither): only those with a GPS position, nearest first by great-circle distance (ties by name, then `_id`), each with `distance_km`; `radius_km` limits the distance. ' +
     'Without `limit` the whole list comes at once, as it always has. With `limit` (1–1000) it comes in pages of that size: while more follow, the answer carries `next_cursor`, which `cursor` then asks for (with the same `limit` or another, and the same `lat`/`lng`); a page starts right after the last handler of the previous one, so handlers added or removed meanwhile make no other handler repeat or go missing. A `cursor` that is not one of this list, or of another point, is 400. ' +
     'Public cache: every answer has a strong `ETag` (the same on every replica for the same list) and `Cache-Control: public, max-age=5, stale-while-revalidate=30`; with `If-None-Match` an unchanged list is `304` without a body.',
   querystring: PublicHandlerListQuerySchema,
@@ -335,15 +449,16 @@ export const listAvailableHandlersOperation = {
 export const listHandlersOperation = {
   tags: directoryTag('Handlers'),
   operationId: 'listHandlers',
-  summary: 'All handlers, available or not, by name',
+  summary: 'Handlers, available or not: all, filtered, sorted, paged',
   description:
-    'Every handler, ordered by name (German collation: case-insensitive, umlauts with their base letter). Admin or viewer.',
+    'Without parameters: every handler, ordered by name (German collation: case-insensitive, umlauts with their base letter). `q`, `available` and `type` filter (all must match); `sort=updatedAt` orders by last change, newest first; `limit` pages as the public list does (`next_cursor` → `cursor`, with the same filters and sort). Admin or viewer.',
+  querystring: HandlerListQuerySchema,
   response: {
     200: documented(HandlerListResponseSchema, {
-      description: 'All handlers',
+      description: 'The matching handlers, all or one page (`limit`)',
       examples: [{ success: true, data: [handlerExample, otherHandlerExample] }],
     }),
-    ...directoryErrors(401, 429),
+    ...directoryErrors([400, 'Ungültige Anfrage: cursor nur zusammen mit limit'], 401, 403, 429),
   },
 };
 
@@ -351,7 +466,8 @@ export const getHandlerOperation = {
   tags: directoryTag('Handlers'),
   operationId: 'getHandler',
   summary: 'One handler',
-  description: 'The handler with this `_id`, available or not. Admin or viewer.',
+  description:
+    'The handler with this `_id`, available or not. Admin or viewer, or the handler account bound to this handler.',
   params: HandlerIdParamsSchema,
   response: {
     200: handlerResponse('The handler'),
@@ -412,11 +528,21 @@ export const setHandlerAvailabilityOperation = {
   operationId: 'setHandlerAvailability',
   summary: 'Set availability (moves the handler in or out of the public list)',
   description:
-    '`available: false` takes the handler out of the public list, `true` puts it back. Admin only.',
+    '`available: false` takes the handler out of the public list, `true` puts it back, until `availableUntil` when given (it must lie in the future; left out or null: until further notice). Sets the whole availability: `availableUntil` left out clears an earlier end, and `availabilityConfirmedAt` becomes now. Admin, or the handler account bound to this handler.',
   params: HandlerIdParamsSchema,
-  body: documented(AvailabilityBodySchema, { examples: [{ available: false }] }),
+  body: documented(AvailabilityBodySchema, {
+    examples: [
+      { available: true, availableUntil: '2026-03-22T20:00:00+01:00' },
+      { available: false },
+    ],
+  }),
   response: {
-    200: handlerResponse('The changed handler', { ...handlerExample, available: false }),
+    200: handlerResponse('The changed handler', {
+      ...handlerExample,
+      availableUntil: '2026-03-22T19:00:00.000Z',
+      availabilityConfirmedAt: '2026-03-21T08:00:00.000Z',
+      updatedAt: '2026-03-21T08:00:00.000Z',
+    }),
     ...directoryErrors(400, 401, 403, handlerNotFound, 415, 429),
   },
 };
@@ -426,7 +552,7 @@ export const setHandlerGpsOperation = {
   operationId: 'setHandlerGps',
   summary: 'Set the GPS position',
   description:
-    'Both `lat` (−90..90) and `lng` (−180..180) are required; the position is used by the nearest search of the public list. Admin only.',
+    'Both `lat` (−90..90) and `lng` (−180..180) are required; the position is used by the nearest search of the public list. Admin, or the handler account bound to this handler.',
   params: HandlerIdParamsSchema,
   body: documented(GpsBodySchema, { examples: [{ lat: 53.0793, lng: 8.8017 }] }),
   response: {
@@ -453,7 +579,7 @@ export const exportHandlersOperation = {
     `\`format=json\` (default): \`{success, exportedAt, count, data}\`. \`format=csv\`: UTF-8 with byte-order mark, columns \`${EXPORT_CSV_COLUMNS.join(',')}\`, RFC 4180 quoting, ` +
     "`delimiter=semicolon` optional; text cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` against formula injection. " +
     '`format=xlsx`: an Excel workbook with the same columns and header row, typed cells (text as text, never a formula, so no prefix; coordinates as numbers; `available` as a boolean; timestamps as UTC date-times; missing values empty); `delimiter` is ignored. ' +
-    'All formats stream: memory stays flat for any directory size.',
+    'All formats stream: memory stays flat for any directory size. `q`, `available` and `type` export only the matching handlers, as the list filters them. Admin or viewer.',
   querystring: ExportQuerySchema,
   response: {
     200: {
@@ -499,6 +625,7 @@ export const exportHandlersOperation = {
     ...directoryErrors(
       [400, 'Ungültige Anfrage: querystring.format muss gleich der Konstanten sein'],
       401,
+      403,
       429,
     ),
   },

@@ -6,6 +6,8 @@ export * from './shared.js';
 export * from './errors.js';
 export * from './handlers.js';
 export * from './accounts.js';
+export * from './history.js';
+export * from './import.js';
 export * from './tags.js';
 
 /** The directory's OpenAPI self-description: title, auth scheme, tags and error responses. */

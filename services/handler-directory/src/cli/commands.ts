@@ -96,7 +96,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
   });
   let db: DirectoryDb | undefined;
   try {
-    return await command(args, async () => (db ??= await openDirectoryDb(database.url)), io);
+    return await command(
+      args,
+      async () =>
+        (db ??= await openDirectoryDb(database.url, {
+          historyRetentionDays: config.historyRetentionDays,
+        })),
+      io,
+    );
   } finally {
     await db?.close();
     await database.close();

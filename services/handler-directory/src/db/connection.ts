@@ -2,6 +2,7 @@ import type { PoolStats } from '@dogshop/service-kit';
 import mongoose, { type Connection } from 'mongoose';
 import { registerAccountModel, type AccountModel } from './account-model.js';
 import { registerHandlerModel, type HandlerModel } from './handler-model.js';
+import { HISTORY_TTL_INDEX, registerHistoryModel, type HistoryModel } from './history-model.js';
 import { watchPool } from './pool-stats.js';
 
 // Defence in depth against operator injection: request bodies are already validated as closed
@@ -19,8 +20,10 @@ export interface DirectoryDb {
    * behind this model (why: see there).
    */
   handlers: HandlerModel;
-  /** The administrator accounts (collection `admins`). */
+  /** The accounts (collection `admins`). */
   admins: AccountModel;
+  /** The handlers' change history (collection `handler_history`); modules/handlers/history.ts. */
+  history: HistoryModel;
   /** Resolves when the server answers a ping. */
   ping(): Promise<void>;
   /** The driver's connection pool now (metrics, load shedding). */
@@ -49,11 +52,23 @@ export async function pingMongo(uri: string, timeoutMs: number): Promise<void> {
   }
 }
 
+export interface DirectoryDbOptions {
+  /** The database (default: the one named in the URI, else DEFAULT_DATABASE). */
+  dbName?: string;
+  /** How long the history is kept (default 400 days). */
+  historyRetentionDays?: number;
+}
+
+/** Code of MongoDB's IndexOptionsConflict: an index of that name exists with other options. */
+const INDEX_OPTIONS_CONFLICT = 85;
+
 /** Connects, registers the models and builds their indexes (unique usernames among them). */
 export async function openDirectoryDb(
   uri: string,
-  dbName = databaseNameOf(uri),
+  options: DirectoryDbOptions = {},
 ): Promise<DirectoryDb> {
+  const dbName = options.dbName ?? databaseNameOf(uri);
+  const retentionSeconds = (options.historyRetentionDays ?? 400) * 24 * 60 * 60;
   const connection = mongoose.createConnection(uri, {
     dbName,
     serverSelectionTimeoutMS: 5_000,
@@ -64,8 +79,9 @@ export async function openDirectoryDb(
   await connection.asPromise();
   const handlers = registerHandlerModel(connection);
   const admins = registerAccountModel(connection);
+  const history = registerHistoryModel(connection, retentionSeconds);
   try {
-    await Promise.all([handlers.init(), admins.init()]);
+    await Promise.all([handlers.init(), admins.init(), initHistory(history, retentionSeconds)]);
   } catch (error) {
     await connection.close();
     throw error;
@@ -74,10 +90,27 @@ export async function openDirectoryDb(
     connection,
     handlers,
     admins,
+    history,
     ping: async () => {
       await connection.db!.command({ ping: 1 });
     },
     poolStats,
     close: () => connection.close(),
   };
+}
+
+/**
+ * Builds the history's indexes; when the retention period changed since the TTL index was built,
+ * changes the index's period in place (collMod) rather than failing.
+ */
+async function initHistory(history: HistoryModel, retentionSeconds: number): Promise<void> {
+  try {
+    await history.init();
+  } catch (error) {
+    if ((error as { code?: number }).code !== INDEX_OPTIONS_CONFLICT) throw error;
+    await history.db.db!.command({
+      collMod: history.collection.collectionName,
+      index: { name: HISTORY_TTL_INDEX, expireAfterSeconds: retentionSeconds },
+    });
+  }
 }

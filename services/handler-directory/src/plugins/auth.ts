@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import type { DirectoryConfig } from '../config.js';
 import { MESSAGES } from '../messages.js';
 import { findActiveAccount, type Account } from '../modules/accounts/service.js';
-import { mayWrite } from '../modules/accounts/rules.js';
+import { mayReadAll, mayWrite } from '../modules/accounts/rules.js';
 
 /** Issuer and audience of the accounts' tokens (service-kit's bearerTokens checks both). */
 export const JWT_ISSUER = 'dogshop-handler-directory';
@@ -30,10 +30,14 @@ declare module '@dogshop/service-kit' {
 }
 
 /**
- * The two schemes routes name in `config.auth`: `account` (a bearer token of an existing, enabled
- * account) and `admin` (the same, and the account may change the directory). The account is
- * looked up on every request, so deleting or disabling it ends its tokens at once, and its
- * current role (not the one in the token) decides. Also signs tokens.
+ * The schemes routes name in `config.auth`, each a bearer token of an existing, enabled account:
+ * - `account`: any role;
+ * - `staff`: `admin` or `viewer` (every handler, the history, the export);
+ * - `admin`: `admin` only (every change, the accounts);
+ * - `ownHandlerRead` / `ownHandlerWrite`: `staff` / `admin`, or the `handler` account bound to
+ *   the handler of the path's `:id` (object-level authorisation of self-service).
+ * The account is looked up on every request, so deleting or disabling it ends its tokens at once,
+ * and its current role and binding (not the token's) decide. Also signs tokens.
  */
 export const auth: ServicePlugin<DirectoryConfig> = fp(
   async (app: FastifyInstance, _context: ServiceContext<DirectoryConfig>) => {
@@ -42,15 +46,34 @@ export const auth: ServicePlugin<DirectoryConfig> = fp(
       (id) => findActiveAccount(app.db, id),
       MESSAGES.accountInactive,
     );
-    const admin = async (request: FastifyRequest) => {
+    const signedIn = async (request: FastifyRequest): Promise<Account> => {
       await account(request);
-      if (!request.account || !mayWrite(request.account.role)) throw forbidden(MESSAGES.forbidden);
+      return request.account!;
     };
+    const staff = async (request: FastifyRequest) => {
+      if (!mayReadAll((await signedIn(request)).role))
+        throw forbidden(MESSAGES.forbiddenForHandlers);
+    };
+    const admin = async (request: FastifyRequest) => {
+      if (!mayWrite((await signedIn(request)).role)) throw forbidden(MESSAGES.forbidden);
+    };
+    /** `allowed` for the role, or the handler account bound to the path's handler. */
+    const ownHandlerOr =
+      (allowed: (role: Account['role']) => boolean) => async (request: FastifyRequest) => {
+        const { role, handlerId } = await signedIn(request);
+        if (allowed(role)) return;
+        const id = (request.params as { id?: string }).id?.toLowerCase();
+        if (role !== 'handler') throw forbidden(MESSAGES.forbidden);
+        if (!handlerId || id !== handlerId) throw forbidden(MESSAGES.forbiddenOtherHandler);
+      };
 
     const security = [{ BearerAuth: [] }];
     app.decorate('authSchemes', {
       account: { check: account, security },
+      staff: { check: staff, security },
       admin: { check: admin, security },
+      ownHandlerRead: { check: ownHandlerOr(mayReadAll), security },
+      ownHandlerWrite: { check: ownHandlerOr(mayWrite), security },
     });
     app.decorate(
       'signAccountToken',

@@ -14,7 +14,10 @@ declare module 'fastify' {
 export const database: ServicePlugin<DirectoryConfig> = fp(
   async (app: FastifyInstance, { config }: ServiceContext<DirectoryConfig>) => {
     if (!config.mongodbUri) throw new Error('mongodbUri: open the database first (openDatabase)');
-    const db = await openDirectoryDb(config.mongodbUri, config.mongodbDbName);
+    const db = await openDirectoryDb(config.mongodbUri, {
+      ...(config.mongodbDbName ? { dbName: config.mongodbDbName } : {}),
+      historyRetentionDays: config.historyRetentionDays,
+    });
     app.decorate('db', db);
     app.decorate('database', db);
     app.addHook('onClose', async () => {

@@ -1,11 +1,21 @@
+import type { Types } from 'mongoose';
 import type { AccountRecord } from '../../db/account-model.js';
 import type { DirectoryDb } from '../../db/connection.js';
 import type { AccountRole } from './rules.js';
 
+/** What a new account stores. */
+export interface NewAccountRecord {
+  username: string;
+  passwordHash?: string;
+  role: AccountRole;
+  handlerId: string | null;
+  setPassword?: { tokenHash: string; expiresAt: Date };
+}
+
 /** Inserts an account; a taken username fails with the driver's duplicate-key error (11000). */
 export async function insertAccount(
   db: DirectoryDb,
-  account: { username: string; passwordHash: string; role: AccountRole },
+  account: NewAccountRecord,
 ): Promise<AccountRecord> {
   const created = await db.admins.create(account);
   return created.toObject<AccountRecord>();
@@ -17,6 +27,10 @@ export const findAllAccounts = (db: DirectoryDb) =>
 
 export const countAllAccounts = (db: DirectoryDb) => db.admins.countDocuments({});
 
+/** Enabled accounts of the `admin` role. */
+export const countEnabledAdmins = (db: DirectoryDb) =>
+  db.admins.countDocuments({ role: 'admin', disabledAt: null });
+
 /** The account with this (normalised) username, or null. */
 export const findAccountRecordByUsername = (db: DirectoryDb, username: string) =>
   db.admins.findOne({ username }).lean<AccountRecord>();
@@ -24,6 +38,35 @@ export const findAccountRecordByUsername = (db: DirectoryDb, username: string) =
 /** The account with this id (24 hexadecimal characters), or null. */
 export const findAccountRecordById = (db: DirectoryDb, id: string) =>
   db.admins.findById(id).lean<AccountRecord>();
+
+/** What an update of an account may set (an id as hex text or ObjectId). */
+export type AccountChanges = Partial<
+  Pick<AccountRecord, 'role' | 'disabledAt' | 'passwordHash' | 'setPassword'>
+> & { handlerId?: string | Types.ObjectId | null };
+
+/** Sets fields of an account; the changed record, or null when there is none. */
+export const updateAccountRecord = (db: DirectoryDb, id: string, set: AccountChanges) =>
+  db.admins
+    .findByIdAndUpdate(id, { $set: set }, { returnDocument: 'after', runValidators: true })
+    .lean<AccountRecord>();
+
+/**
+ * Sets the password of the enabled account whose pending token has this hash and has not
+ * expired, and forgets the token, in one update: a token works once, even when two requests
+ * race. The account, or null. (Through the driver: the filter's operator on the token's end is
+ * ours, and Mongoose's filter sanitising would neutralise it inside the nested path.)
+ */
+export const consumeSetPasswordToken = (
+  db: DirectoryDb,
+  tokenHash: string,
+  now: Date,
+  passwordHash: string,
+) =>
+  db.admins.collection.findOneAndUpdate(
+    { 'setPassword.tokenHash': tokenHash, 'setPassword.expiresAt': { $gt: now }, disabledAt: null },
+    { $set: { passwordHash, updatedAt: now }, $unset: { setPassword: 1 } },
+    { returnDocument: 'after' },
+  ) as Promise<AccountRecord | null>;
 
 export async function markDisabled(
   db: DirectoryDb,

@@ -1,19 +1,25 @@
-// Rules for administrator accounts, shared by the CLI, the start-up bootstrap and the config.
+// Rules for accounts, shared by the API, the CLI, the start-up bootstrap and the config.
 
-export const ACCOUNT_ROLES = ['admin', 'viewer'] as const;
+export const ACCOUNT_ROLES = ['admin', 'viewer', 'handler'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 
 /** Usernames are compared case-insensitively, so they are stored lower-cased. */
 export const USERNAME_PATTERN = '^[A-Za-z0-9._@-]{3,64}$';
 export const PASSWORD_LIMITS = { minLength: 12, maxLength: 128 } as const;
 
+/** How long a set-password token works. */
+export const SET_PASSWORD_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;
+
 export const normalizeUsername = (username: string) => username.trim().toLowerCase();
 
 export const isAccountRole = (value: string): value is AccountRole =>
   (ACCOUNT_ROLES as readonly string[]).includes(value);
 
-/** Only `admin` may change the directory; `viewer` reads and exports. */
+/** Only `admin` changes the directory and manages accounts. */
 export const mayWrite = (role: AccountRole) => role === 'admin';
+
+/** `admin` and `viewer` read every handler, the history, and export; a `handler` reads its own. */
+export const mayReadAll = (role: AccountRole) => role === 'admin' || role === 'viewer';
 
 /** Problems with a new account's username or password (empty when both are acceptable). */
 export function newAccountProblems(username: string, password: string): string[] {

@@ -1,21 +1,35 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { CreateAccountBody, UpdateAccountBody } from '@dogshop/contracts/handler-directory';
 import {
+  badRequest,
+  conflict,
   hashPassword,
+  notFound,
   verifyAgainstDummy,
   verifyPassword,
   type LoginLimiter,
 } from '@dogshop/service-kit';
 import type { DirectoryDb } from '../../db/connection.js';
+import { MESSAGES } from '../../messages.js';
+import { findHandlerById } from '../handlers/repository.js';
 import { toAccount, type Account } from './mapper.js';
 import {
+  consumeSetPasswordToken,
   countAllAccounts,
+  countEnabledAdmins,
   findAccountRecordById,
   findAccountRecordByUsername,
   findAllAccounts,
   insertAccount,
   markDisabled,
+  updateAccountRecord,
 } from './repository.js';
-import { newAccountProblems, normalizeUsername, type AccountRole } from './rules.js';
+import {
+  newAccountProblems,
+  normalizeUsername,
+  SET_PASSWORD_TOKEN_TTL_MS,
+  type AccountRole,
+} from './rules.js';
 
 export type { Account };
 
@@ -38,6 +52,7 @@ export async function createAccount(
         username,
         passwordHash: await hashPassword(input.password),
         role: input.role ?? 'admin',
+        handlerId: null,
       }),
     );
   } catch (error) {
@@ -72,7 +87,8 @@ export async function authenticate(
   password: string,
 ): Promise<Account | null> {
   const record = await findAccountRecordByUsername(db, normalizeUsername(username));
-  if (!record) return verifyAgainstDummy(password).then(() => null);
+  // No account, or none with a password yet: the same hashing work as a wrong password.
+  if (!record?.passwordHash) return verifyAgainstDummy(password).then(() => null);
   const valid = await verifyPassword(record.passwordHash, password);
   return valid && !record.disabledAt ? toAccount(record) : null;
 }
@@ -92,9 +108,11 @@ export async function login(
   return limiter.login(ip, normalizeUsername(username), () => authenticate(db, username, password));
 }
 
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
 /** The account behind a token, if it still exists and is enabled. */
 export async function findActiveAccount(db: DirectoryDb, id: string): Promise<Account | null> {
-  if (!/^[0-9a-f]{24}$/i.test(id)) return null;
+  if (!OBJECT_ID.test(id)) return null;
   const record = await findAccountRecordById(db, id);
   return record && !record.disabledAt ? toAccount(record) : null;
 }
@@ -109,3 +127,175 @@ export async function findAccountByUsername(
 
 /** A password for a generated development account: 24 random characters. */
 export const randomPassword = () => randomBytes(18).toString('base64url');
+
+// ---------------------------------------------------------------------------------------------
+// Management by administrators (the API): answers are HTTP errors with German messages.
+
+/** A one-time set-password token: shown once; only its SHA-256 is stored. */
+export interface SetPasswordToken {
+  token: string;
+  expiresAt: Date;
+}
+
+const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** A new random token (256 bits) and what the account stores of it. */
+function newSetPasswordToken(now: Date): {
+  shown: SetPasswordToken;
+  stored: { tokenHash: string; expiresAt: Date };
+} {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + SET_PASSWORD_TOKEN_TTL_MS);
+  return { shown: { token, expiresAt }, stored: { tokenHash: sha256(token), expiresAt } };
+}
+
+/**
+ * The handler binding of an account with this role: a `handler` account needs the id of an
+ * existing handler, the other roles take none (null).
+ */
+async function handlerBinding(
+  db: DirectoryDb,
+  role: AccountRole,
+  handlerId: string | null | undefined,
+): Promise<string | null> {
+  if (role !== 'handler') {
+    if (handlerId) throw badRequest(MESSAGES.handlerIdOnlyForHandlers);
+    return null;
+  }
+  if (!handlerId) throw badRequest(MESSAGES.handlerAccountNeedsHandler);
+  const id = handlerId.toLowerCase();
+  if (!(await findHandlerById(db, id))) throw badRequest(MESSAGES.boundHandlerNotFound);
+  return id;
+}
+
+async function accountById(db: DirectoryDb, id: string) {
+  const record = OBJECT_ID.test(id) ? await findAccountRecordById(db, id.toLowerCase()) : null;
+  if (!record) throw notFound(MESSAGES.accountNotFound);
+  return record;
+}
+
+export async function getAccount(db: DirectoryDb, id: string): Promise<Account> {
+  return toAccount(await accountById(db, id));
+}
+
+/**
+ * Creates an account from the API. With a password it can sign in at once; without one it gets
+ * a set-password token for its owner.
+ */
+export async function addAccount(
+  db: DirectoryDb,
+  body: CreateAccountBody,
+  now = new Date(),
+): Promise<{ account: Account; setPassword?: SetPasswordToken }> {
+  const handlerId = await handlerBinding(db, body.role, body.handlerId);
+  const token = body.password === undefined ? newSetPasswordToken(now) : undefined;
+  try {
+    const record = await insertAccount(db, {
+      username: normalizeUsername(body.username),
+      role: body.role,
+      handlerId,
+      ...(body.password === undefined
+        ? { setPassword: token!.stored }
+        : { passwordHash: await hashPassword(body.password) }),
+    });
+    return { account: toAccount(record), ...(token ? { setPassword: token.shown } : {}) };
+  } catch (error) {
+    if ((error as { code?: number }).code === 11000) throw conflict(MESSAGES.usernameTaken);
+    throw error;
+  }
+}
+
+/**
+ * Changes an account's role, handler binding or disabled state. The last enabled admin stays:
+ * the change is written, the enabled admins counted, and the change undone (409) when none is
+ * left, so two admins demoting each other at once both fail rather than both succeed.
+ */
+export async function changeAccount(
+  db: DirectoryDb,
+  id: string,
+  body: UpdateAccountBody,
+  now = new Date(),
+): Promise<Account> {
+  const before = await accountById(db, id);
+  const role = body.role ?? before.role;
+  const handlerId =
+    body.role !== undefined || body.handlerId !== undefined
+      ? await handlerBinding(
+          db,
+          role,
+          body.handlerId !== undefined
+            ? body.handlerId
+            : role === 'handler'
+              ? before.handlerId?.toHexString()
+              : null,
+        )
+      : undefined;
+  const set = {
+    role,
+    ...(handlerId !== undefined ? { handlerId } : {}),
+    ...(body.disabled !== undefined
+      ? { disabledAt: body.disabled ? (before.disabledAt ?? now) : null }
+      : {}),
+  };
+  const after = await updateAccountRecord(db, before._id.toHexString(), set);
+  if (!after) throw notFound(MESSAGES.accountNotFound);
+  const wasEnabledAdmin = before.role === 'admin' && !before.disabledAt;
+  const isEnabledAdmin = after.role === 'admin' && !after.disabledAt;
+  if (wasEnabledAdmin && !isEnabledAdmin && (await countEnabledAdmins(db)) === 0) {
+    await updateAccountRecord(db, before._id.toHexString(), {
+      role: before.role,
+      handlerId: before.handlerId,
+      disabledAt: before.disabledAt,
+    });
+    throw conflict(MESSAGES.lastAdmin);
+  }
+  return toAccount(after);
+}
+
+/** A new set-password token for the account; earlier ones stop working. */
+export async function resetPassword(
+  db: DirectoryDb,
+  id: string,
+  now = new Date(),
+): Promise<SetPasswordToken> {
+  const record = await accountById(db, id);
+  const token = newSetPasswordToken(now);
+  await updateAccountRecord(db, record._id.toHexString(), { setPassword: token.stored });
+  return token.shown;
+}
+
+/** Sets the password of the account whose one-time token this is (400 when none, used or expired). */
+export async function setPasswordWithToken(
+  db: DirectoryDb,
+  token: string,
+  password: string,
+  now = new Date(),
+): Promise<Account> {
+  const record = await consumeSetPasswordToken(
+    db,
+    sha256(token),
+    now,
+    await hashPassword(password),
+  );
+  if (!record) throw badRequest(MESSAGES.setPasswordTokenInvalid);
+  return toAccount(record);
+}
+
+/**
+ * Changes the signed-in account's password; the current one is checked as a login is (the
+ * limiter counts a wrong one, 401).
+ */
+export async function changePassword(
+  db: DirectoryDb,
+  limiter: LoginLimiter,
+  ip: string,
+  account: Account,
+  passwords: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  await limiter.login(ip, account.username, () =>
+    authenticate(db, account.username, passwords.currentPassword),
+  );
+  await updateAccountRecord(db, account.id, {
+    passwordHash: await hashPassword(passwords.newPassword),
+  });
+}

@@ -9,6 +9,12 @@ export interface NameKey {
   id: string;
 }
 
+/** The admin list's last-changed-first key: `updatedAt` (ms), then the id. */
+export interface UpdatedKey {
+  updatedAt: number;
+  id: string;
+}
+
 /** The nearest-first order's key: distance from `point`, then the name order. */
 export interface DistanceKey extends NameKey {
   km: number;
@@ -29,11 +35,14 @@ export const nameCursor = (key: NameKey): string => encode([key.nameSort, key.id
 export const distanceCursor = (key: DistanceKey): string =>
   encode([key.km, key.nameSort, key.id, key.point.lat, key.point.lng]);
 
+/** `["u",<updatedAt ms>,"<id>"]` */
+export const updatedCursor = (key: UpdatedKey): string => encode(['u', key.updatedAt, key.id]);
+
 const isFiniteNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
 /** The key of a cursor this service made, or undefined for anything else. */
-export function decodeCursor(text: string): NameKey | DistanceKey | undefined {
+export function decodeCursor(text: string): NameKey | DistanceKey | UpdatedKey | undefined {
   if (!BASE64URL.test(text)) return undefined;
   const bytes = Buffer.from(text, 'base64url');
   // Only the canonical spelling: one cursor per key.
@@ -54,6 +63,11 @@ export function decodeCursor(text: string): NameKey | DistanceKey | undefined {
     const [nameSort, id] = value as unknown[];
     return isKey(nameSort, id) ? { nameSort: nameSort as string, id: id as string } : undefined;
   }
+  if (value.length === 3) {
+    const [tag, updatedAt, id] = value as unknown[];
+    if (tag !== 'u' || !Number.isSafeInteger(updatedAt) || typeof id !== 'string') return undefined;
+    return ID.test(id) ? { updatedAt: updatedAt as number, id } : undefined;
+  }
   if (value.length === 5) {
     const [km, nameSort, id, lat, lng] = value as unknown[];
     if (!isKey(nameSort, id) || !isFiniteNumber(km) || km < 0) return undefined;
@@ -63,7 +77,10 @@ export function decodeCursor(text: string): NameKey | DistanceKey | undefined {
   return undefined;
 }
 
-export const isDistanceKey = (key: NameKey | DistanceKey): key is DistanceKey => 'km' in key;
+export const isDistanceKey = (key: NameKey | DistanceKey | UpdatedKey): key is DistanceKey =>
+  'km' in key;
+export const isUpdatedKey = (key: NameKey | DistanceKey | UpdatedKey): key is UpdatedKey =>
+  'updatedAt' in key;
 
 /** Byte order of the UTF-8 encodings: MongoDB's order of strings (no collation). */
 export const compareSortKeys = (a: string, b: string): number =>

@@ -4,6 +4,7 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import type { Handler } from '@dogshop/contracts/handler-directory';
 import { format } from 'fast-csv';
 import type { DirectoryDb } from '../../db/connection.js';
+import type { Filter } from './repository.js';
 import { CHUNK_CHARS, handlerViews } from './export-json.js';
 import { EXPORT_COLUMNS, type CellKind, type CellValue } from './fields.js';
 
@@ -45,9 +46,9 @@ function csvRow(handler: Handler): string[] {
   return row;
 }
 
-/** Every handler by name as CSV (see csvFile). */
-export const exportCsv = (db: DirectoryDb, delimiter: CsvDelimiter): Readable =>
-  csvFile(handlerViews(db), delimiter);
+/** Every handler matching `filter`, by name, as CSV (see csvFile). */
+export const exportCsv = (db: DirectoryDb, filter: Filter, delimiter: CsvDelimiter): Readable =>
+  csvFile(handlerViews(db, filter), delimiter);
 
 /**
  * Handlers as the API shows them, batch by batch, as RFC 4180 CSV written by fast-csv (CRLF rows,

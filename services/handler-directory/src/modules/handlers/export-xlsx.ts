@@ -8,6 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Handler } from '@dogshop/contracts/handler-directory';
 import ExcelJS from 'exceljs';
 import type { DirectoryDb } from '../../db/connection.js';
+import type { Filter } from './repository.js';
 import { handlerViews } from './export-json.js';
 import { EXPORT_COLUMNS, type CellKind, type CellValue } from './fields.js';
 
@@ -121,7 +122,12 @@ async function caughtUp(sheet: ExcelJS.Worksheet, output: PassThrough): Promise<
   }
 }
 
-async function writeWorkbook(db: DirectoryDb, output: PassThrough, rowsPerSheet: number) {
+async function writeWorkbook(
+  db: DirectoryDb,
+  filter: Filter,
+  output: PassThrough,
+  rowsPerSheet: number,
+) {
   // Inline strings: a shared-string table would hold every distinct text until the end.
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: output,
@@ -133,7 +139,7 @@ async function writeWorkbook(db: DirectoryDb, output: PassThrough, rowsPerSheet:
   let rowsInSheet = 0;
   let rows = 0;
   // Leaving the loop early closes the cursor.
-  for await (const handlers of handlerViews(db)) {
+  for await (const handlers of handlerViews(db, filter)) {
     for (const handler of handlers) {
       if (rowsInSheet === rowsPerSheet) {
         sheet.commit();
@@ -152,13 +158,17 @@ async function writeWorkbook(db: DirectoryDb, output: PassThrough, rowsPerSheet:
 }
 
 /**
- * Every handler by name as an XLSX workbook, streamed. `rowsPerSheet` is Excel's limit; tests
- * lower it to see the next sheet begin.
+ * Every handler matching `filter`, by name, as an XLSX workbook, streamed. `rowsPerSheet` is
+ * Excel's limit; tests lower it to see the next sheet begin.
  */
-export function exportXlsx(db: DirectoryDb, rowsPerSheet = XLSX_MAX_ROWS_PER_SHEET): Readable {
+export function exportXlsx(
+  db: DirectoryDb,
+  filter: Filter = {},
+  rowsPerSheet = XLSX_MAX_ROWS_PER_SHEET,
+): Readable {
   const output = new PassThrough();
   // A failing cursor destroys the output stream, which aborts the response.
-  writeWorkbook(db, output, rowsPerSheet).catch((error: unknown) =>
+  writeWorkbook(db, filter, output, rowsPerSheet).catch((error: unknown) =>
     output.destroy(error instanceof Error ? error : new Error(String(error))),
   );
   return output;

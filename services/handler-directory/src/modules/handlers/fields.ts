@@ -146,6 +146,23 @@ const position = (
   columns,
 });
 
+/** A time a body may give (ISO 8601) or remove (null); shown in ISO 8601 (UTC) or null. */
+const optionalTime = (opts: {
+  width: number;
+}): WritableFieldSpec<Date | undefined, string | null, string | null> => ({
+  path: { type: Date },
+  show: (stored) => (stored ? stored.toISOString() : null),
+  write: { store: (given) => new Date(given), trim: true },
+  columns: [{ kind: 'dateTime', width: opts.width }],
+});
+
+/** A time the service sets (no body writes it), shown in ISO 8601 (UTC), null until then. */
+const serviceTime = (opts: { width: number }): FieldSpec<Date | undefined, string | null> => ({
+  path: { type: Date },
+  show: (stored) => (stored ? stored.toISOString() : null),
+  columns: [{ kind: 'dateTime', width: opts.width }],
+});
+
 /** A time Mongoose sets itself (`timestamps: true`), shown in ISO 8601 (UTC, milliseconds). */
 const timestamp = (opts: { width: number }): FieldSpec<Date, string> => ({
   show: (stored) => stored.toISOString(),
@@ -163,6 +180,8 @@ export const HANDLER_FIELDS = {
   phone: requiredText({ maxLength: 50, width: 20 }),
   type: optionalText({ maxLength: 50, width: 8 }),
   available: flag({ default: true, width: 10 }),
+  availableUntil: optionalTime({ width: 20 }),
+  availabilityConfirmedAt: serviceTime({ width: 20 }),
   gps: position([
     { header: 'lat', kind: 'number', width: 11, value: (handler) => handler.gps?.lat },
     { header: 'lng', kind: 'number', width: 11, value: (handler) => handler.gps?.lng },

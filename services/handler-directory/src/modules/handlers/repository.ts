@@ -7,13 +7,53 @@
 // handlers (see decodeRecords and findHandlers): measured, about 40% less CPU per handler, and
 // the CSV export at 0.98 of the bare driver's speed (bench B7). Driver operations also never wait
 // in Mongoose's command buffer, so an outage fails them at once (503).
-import { mongo } from 'mongoose';
+import type { HandlerListQuery } from '@dogshop/contracts/handler-directory';
+import { mongo, trusted, type ClientSession } from 'mongoose';
 import type { DirectoryDb } from '../../db/connection.js';
 import type { HandlerRecord } from '../../db/handler-model.js';
 import { FIELD_ENTRIES, type HandlerChanges, type StoredHandler } from './fields.js';
+import { foldText, searchTextOf } from './name-sort.js';
 
 /** Lists and exports: by name (German dictionary order), ties by id. */
 export const BY_NAME = { nameSort: 1, _id: 1 } as const;
+/** The admin list's other order: last changed first, ties by id. */
+export const BY_UPDATED = { updatedAt: -1, _id: -1 } as const;
+
+/** A filter on the handlers (built here: matchingFilter, listedAt). */
+export type Filter = mongo.Filter<HandlerRecord>;
+
+/**
+ * The handlers the public list shows at `now`: available, and either with no end or one still
+ * ahead. Every public read (whole, paged, nearest) filters with this, so an end that passes
+ * takes the handler out of all of them at once.
+ */
+export const listedAt = (now: Date): Filter => ({
+  available: true,
+  // null matches a missing field too (handlers written before it existed).
+  $or: [{ availableUntil: null } as unknown as Filter, { availableUntil: { $gt: now } }],
+});
+
+/** The others: not available, or their end has passed. */
+const notListedAt = (now: Date): Filter => ({
+  $or: [{ available: false }, { availableUntil: { $lte: now } }],
+});
+
+/** Regular-expression characters of `q`, escaped: the text matches as text. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The admin list's and the export's filter (`q`, `available`, `type`), all of them at `now`. */
+export function matchingFilter(
+  query: Pick<HandlerListQuery, 'q' | 'available' | 'type'>,
+  now: Date,
+): Filter {
+  const all: Filter[] = [];
+  if (query.q !== undefined) {
+    all.push({ searchText: { $regex: escapeRegExp(foldText(query.q.trim())) } });
+  }
+  if (query.available !== undefined) all.push(query.available ? listedAt(now) : notListedAt(now));
+  if (query.type !== undefined) all.push({ type: query.type });
+  return all.length === 0 ? {} : all.length === 1 ? all[0]! : { $and: all };
+}
 /** Documents per round trip when streaming; keeps memory flat however many handlers there are. */
 export const CURSOR_BATCH_SIZE = 500;
 /**
@@ -49,17 +89,13 @@ export const decodeRecords = (raw: unknown[]): HandlerRecord[] =>
   (raw as Uint8Array[]).map((bytes) => mongo.BSON.deserialize(bytes) as HandlerRecord);
 
 /**
- * Every handler (or every available one) by name, read raw through the driver, in replies of
+ * The handlers matching `filter` by name, read raw through the driver, in replies of
  * EXPORT_BATCH_SIZE handlers. Not in one reply: the driver indexes a reply with a small array per
  * document, and a 2 MB reply keeps thousands of them alive across garbage collections. V8 then
  * allocates every later one of them straight in the old generation for the rest of the process
  * (allocation-site pretenuring): after one such read, each exported row cost 40% more CPU.
  */
-export async function findHandlers(
-  db: DirectoryDb,
-  opts: { onlyAvailable: boolean },
-): Promise<HandlerRecord[]> {
-  const filter = opts.onlyAvailable ? { available: true } : {};
+export async function findHandlers(db: DirectoryDb, filter: Filter): Promise<HandlerRecord[]> {
   const raw = await handlerDocuments(db)
     .find(filter, {
       sort: BY_NAME,
@@ -74,47 +110,70 @@ export async function findHandlers(
 /** The view's fields and the stored sort key, which a page's cursor is made of. */
 const PAGE_FIELDS = { ...HANDLER_VIEW_FIELDS, nameSort: 1 } as const;
 
+/** Where a page starts: after this key of its order. */
+export type PageStart =
+  { nameSort: string; id: string } | { updatedAt: number; id: string } | undefined;
+
 /**
- * Up to `limit` available handlers by name, after `after` (a name key: stored `nameSort`, then
- * id) when given. The index on {available, nameSort, _id} serves both branches of the `$or`.
+ * Up to `limit` handlers matching `filter`, by name or last changed first, after `after` (the
+ * last key of the previous page) when given.
  */
-export async function findAvailablePage(
+export async function findPage(
   db: DirectoryDb,
-  after: { nameSort: string; id: string } | undefined,
+  filter: Filter,
+  order: 'name' | 'updatedAt',
+  after: PageStart,
   limit: number,
 ): Promise<HandlerRecord[]> {
-  const filter = after
-    ? {
-        available: true,
-        $or: [
-          { nameSort: { $gt: after.nameSort } },
-          { nameSort: after.nameSort, _id: { $gt: new mongo.ObjectId(after.id) } },
-        ],
-      }
-    : { available: true };
+  const afterFilter: Filter | undefined = !after
+    ? undefined
+    : 'nameSort' in after
+      ? {
+          $or: [
+            { nameSort: { $gt: after.nameSort } },
+            { nameSort: after.nameSort, _id: { $gt: new mongo.ObjectId(after.id) } },
+          ],
+        }
+      : {
+          $or: [
+            { updatedAt: { $lt: new Date(after.updatedAt) } },
+            { updatedAt: new Date(after.updatedAt), _id: { $lt: new mongo.ObjectId(after.id) } },
+          ],
+        };
   const raw = await handlerDocuments(db)
-    .find(filter, { sort: BY_NAME, projection: PAGE_FIELDS, limit, raw: true })
+    .find(afterFilter ? { $and: [filter, afterFilter] } : filter, {
+      sort: order === 'name' ? BY_NAME : BY_UPDATED,
+      projection: PAGE_FIELDS,
+      limit,
+      raw: true,
+    })
     .toArray();
   return decodeRecords(raw);
 }
 
-/** The available handlers by name (with their sort key), one at a time from a cursor. */
-export const availableHandlers = (db: DirectoryDb): AsyncIterable<HandlerRecord> =>
-  handlerDocuments(db).find(
-    { available: true },
-    { sort: BY_NAME, projection: PAGE_FIELDS, batchSize: CURSOR_BATCH_SIZE },
-  );
+/** The handlers listed at `now` by name (with their sort key), one at a time from a cursor. */
+export const listedHandlers = (db: DirectoryDb, now: Date): AsyncIterable<HandlerRecord> =>
+  handlerDocuments(db).find(listedAt(now), {
+    sort: BY_NAME,
+    projection: PAGE_FIELDS,
+    batchSize: CURSOR_BATCH_SIZE,
+  });
 
 /**
  * Every handler by name, a batch at a time, straight from the driver's cursor (raw, see
  * decodeRecords): iterating per document would cost a promise per handler, and Mongoose's
  * cursor adds its own work on top.
  */
-export async function* handlerBatches(db: DirectoryDb): AsyncGenerator<HandlerRecord[]> {
-  const cursor = handlerDocuments(db).find(
-    {},
-    { sort: BY_NAME, projection: HANDLER_VIEW_FIELDS, batchSize: EXPORT_BATCH_SIZE, raw: true },
-  );
+export async function* handlerBatches(
+  db: DirectoryDb,
+  filter: Filter = {},
+): AsyncGenerator<HandlerRecord[]> {
+  const cursor = handlerDocuments(db).find(filter, {
+    sort: BY_NAME,
+    projection: HANDLER_VIEW_FIELDS,
+    batchSize: EXPORT_BATCH_SIZE,
+    raw: true,
+  });
   try {
     while (await cursor.hasNext()) {
       yield decodeRecords(cursor.readBufferedDocuments());
@@ -126,32 +185,68 @@ export async function* handlerBatches(db: DirectoryDb): AsyncGenerator<HandlerRe
 
 export const countAllHandlers = (db: DirectoryDb) => db.handlers.countDocuments({});
 
-/** `id` is a lower-case ObjectId string. */
-export const findHandlerById = (db: DirectoryDb, id: string) =>
-  db.handlers.findById(id).lean<HandlerRecord>();
+/** `id` is a lower-case ObjectId string. Inside a write, with its session. */
+export const findHandlerById = (db: DirectoryDb, id: string, session?: ClientSession) =>
+  db.handlers
+    .findById(id)
+    .session(session ?? null)
+    .lean<HandlerRecord>();
 
-/** Inserts a handler with the model's validators (and its sort key, timestamps and id). */
+/** Inserts a handler with the model's validators (and its sort key, search text, timestamps, id). */
 export async function insertHandler(
   db: DirectoryDb,
   fields: Partial<StoredHandler>,
+  session: ClientSession,
 ): Promise<HandlerRecord> {
-  const created = await db.handlers.create(fields);
-  return created.toObject<HandlerRecord>();
+  const [created] = await db.handlers.create([fields], { session });
+  return created!.toObject<HandlerRecord>();
 }
 
-/** Sets and unsets fields with the model's validators; the changed record, or null. */
-export const updateHandlerById = (db: DirectoryDb, id: string, { set, unset }: HandlerChanges) =>
-  db.handlers
+/**
+ * Sets and unsets fields of the handler `before` with the model's validators, in the write's
+ * session; the changed record. The search text follows the name, address and phone.
+ */
+export function updateHandler(
+  db: DirectoryDb,
+  before: HandlerRecord,
+  { set, unset }: HandlerChanges,
+  session: ClientSession,
+) {
+  const touchesSearch = ['name', 'address', 'phone'].some((name) => name in set || name in unset);
+  const merged = { ...before, ...set };
+  if ('address' in unset) delete merged.address;
+  const $set =
+    touchesSearch || !before.searchText ? { ...set, searchText: searchTextOf(merged) } : set;
+  return db.handlers
     .findByIdAndUpdate(
-      id,
-      {
-        ...(Object.keys(set).length > 0 ? { $set: set } : {}),
-        ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
-      },
-      { returnDocument: 'after', runValidators: true },
+      before._id,
+      { $set, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}) },
+      { returnDocument: 'after', runValidators: true, session },
     )
     .lean<HandlerRecord>();
+}
 
 /** The deleted record, or null when there was none. */
-export const deleteHandlerById = (db: DirectoryDb, id: string) =>
-  db.handlers.findByIdAndDelete(id).lean<HandlerRecord>();
+export const deleteHandlerById = (db: DirectoryDb, id: string, session: ClientSession) =>
+  db.handlers.findByIdAndDelete(id, { session }).lean<HandlerRecord>();
+
+/**
+ * Fills in the search text of handlers written before it existed (once per database: afterwards
+ * every write keeps it). Runs at start-up.
+ */
+export async function fillMissingSearchText(db: DirectoryDb): Promise<number> {
+  const missing = await db.handlers
+    .find({ searchText: trusted({ $exists: false }) }, { name: 1, address: 1, phone: 1 })
+    .lean<Array<Pick<HandlerRecord, '_id' | 'name' | 'address' | 'phone'>>>();
+  if (missing.length === 0) return 0;
+  await db.handlers.bulkWrite(
+    missing.map((record) => ({
+      updateOne: {
+        filter: { _id: record._id },
+        update: { $set: { searchText: searchTextOf(record) } },
+        timestamps: false,
+      },
+    })),
+  );
+  return missing.length;
+}

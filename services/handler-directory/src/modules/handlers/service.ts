@@ -1,15 +1,19 @@
 import type { Readable } from 'node:stream';
 import type {
+  AvailabilityBody,
   CreateHandlerBody,
   ExportQuery,
   Gps,
   Handler,
+  HandlerChangeAction,
+  HandlerListQuery,
   PublicHandler,
   PublicHandlerListQuery,
   UpdateHandlerBody,
 } from '@dogshop/contracts/handler-directory';
 import { XLSX_CONTENT_TYPE } from '@dogshop/contracts/handler-directory';
 import { badRequest, notFound } from '@dogshop/service-kit';
+import type { ClientSession } from 'mongoose';
 import type { DirectoryDb } from '../../db/connection.js';
 import type { HandlerRecord } from '../../db/handler-model.js';
 import { MESSAGES } from '../../messages.js';
@@ -22,22 +26,28 @@ import {
   decodeCursor,
   distanceCursor,
   isDistanceKey,
+  isUpdatedKey,
   nameCursor,
+  updatedCursor,
   type DistanceKey,
   type NameKey,
 } from './cursor.js';
-import { changesFromUpdate, storedFromCreate } from './fields.js';
+import { changesFromUpdate, storedFromCreate, type HandlerChanges } from './fields.js';
 import { distanceKm, roundKm, type Point } from './geo.js';
+import { recordChanges, type Actor, type ChangeEntry } from './history.js';
 import { toHandler } from './mapper.js';
 import {
-  availableHandlers,
   countAllHandlers,
   deleteHandlerById,
-  findAvailablePage,
   findHandlerById,
   findHandlers,
+  findPage,
   insertHandler,
-  updateHandlerById,
+  listedAt,
+  listedHandlers,
+  matchingFilter,
+  updateHandler as updateRecord,
+  type PageStart,
 } from './repository.js';
 
 /**
@@ -52,6 +62,31 @@ export const HANDLERS_TOPIC = 'handlers';
  */
 export type HandlersChanged = () => Promise<unknown>;
 
+/** Who writes, where, and whom to tell: every write to the handlers takes one. */
+export interface HandlerWriter {
+  db: DirectoryDb;
+  changed: HandlersChanged;
+  actor: Actor;
+}
+
+/**
+ * Runs `write` in a transaction, with the history entries it returns recorded in the same
+ * transaction (so a write and its history commit together or not at all), then announces it.
+ * The driver retries the whole callback on transient conflicts (e.g. two writes to one handler).
+ */
+export async function inTransaction<T>(
+  writer: HandlerWriter,
+  write: (session: ClientSession) => Promise<{ result: T; entries: ChangeEntry[] }>,
+): Promise<T> {
+  const result = await writer.db.connection.transaction(async (session) => {
+    const { result, entries } = await write(session);
+    await recordChanges(writer.db, session, writer.actor, entries);
+    return result;
+  });
+  await writer.changed();
+  return result;
+}
+
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
 /** An id that is not an ObjectId names no handler: 404 like an unknown one. */
@@ -65,9 +100,47 @@ function found(record: HandlerRecord | null): Handler {
   return toHandler(record);
 }
 
-/** Every handler, available or not, by name (the administrator area). */
-export async function listHandlers(db: DirectoryDb): Promise<Handler[]> {
-  return (await findHandlers(db, { onlyAvailable: false })).map(toHandler);
+/** The admin list: every handler or those matching the filters, by name or last change, paged. */
+export async function listHandlers(
+  db: DirectoryDb,
+  query: HandlerListQuery,
+  now = new Date(),
+): Promise<{ data: Handler[]; next_cursor?: string }> {
+  const filter = matchingFilter(query, now);
+  const order = query.sort ?? 'name';
+  if (query.limit === undefined) {
+    if (query.cursor !== undefined) throw badRequest(MESSAGES.cursorNeedsLimit);
+    if (order === 'name') return { data: (await findHandlers(db, filter)).map(toHandler) };
+  }
+  let after: PageStart;
+  if (query.cursor !== undefined) {
+    const key = decodeCursor(query.cursor);
+    const fits =
+      key && (order === 'name' ? 'nameSort' in key && !isDistanceKey(key) : isUpdatedKey(key));
+    if (!key || !fits) throw badRequest(MESSAGES.invalidCursor);
+    after = key as PageStart;
+  }
+  const limit = query.limit ?? Number.MAX_SAFE_INTEGER;
+  const records = await findPage(
+    db,
+    filter,
+    order,
+    after,
+    query.limit === undefined ? 0 : limit + 1,
+  );
+  const page = records.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(toHandler),
+    ...(records.length > limit && last
+      ? {
+          next_cursor:
+            order === 'name'
+              ? nameCursor({ nameSort: last.nameSort, id: last._id.toHexString() })
+              : updatedCursor({ updatedAt: last.updatedAt.getTime(), id: last._id.toHexString() }),
+        }
+      : {}),
+  };
 }
 
 /** One answer of the public list: all of it, or a page (`limit`) and the cursor of the next. */
@@ -81,9 +154,26 @@ export interface PublicHandlerPage {
 export const asksForWholeList = (query: PublicHandlerListQuery): boolean =>
   Object.values(query).every((value) => value === undefined);
 
-/** The whole public list: every available handler, by name. */
-export async function listAllPublicHandlers(db: DirectoryDb): Promise<PublicHandler[]> {
-  return (await findHandlers(db, { onlyAvailable: true })).map(toHandler);
+/** The whole public list at `now`: every handler listed then, by name. */
+export async function listAllPublicHandlers(
+  db: DirectoryDb,
+  now = new Date(),
+): Promise<PublicHandler[]> {
+  return (await findHandlers(db, listedAt(now))).map(toHandler);
+}
+
+/**
+ * When a list of handlers stops being the public list with no write: the earliest
+ * `availableUntil` among them (ms since the epoch), or undefined when none has one.
+ */
+export function listValidUntil(handlers: readonly Handler[]): number | undefined {
+  let earliest: number | undefined;
+  for (const { availableUntil } of handlers) {
+    if (availableUntil === null) continue;
+    const at = Date.parse(availableUntil);
+    if (earliest === undefined || at < earliest) earliest = at;
+  }
+  return earliest;
 }
 
 /**
@@ -94,6 +184,7 @@ export async function listAllPublicHandlers(db: DirectoryDb): Promise<PublicHand
 export async function listPublicHandlers(
   db: DirectoryDb,
   query: PublicHandlerListQuery,
+  now = new Date(),
 ): Promise<PublicHandlerPage> {
   const { lat, lng, radius_km: radiusKm, limit } = query;
   if ((lat === undefined) !== (lng === undefined)) throw badRequest(MESSAGES.nearestNeedsBoth);
@@ -101,10 +192,10 @@ export async function listPublicHandlers(
   if (!point && radiusKm !== undefined) throw badRequest(MESSAGES.radiusNeedsPoint);
   const after = pageStart(query, point);
   if (!point) {
-    if (limit === undefined) return { data: await listAllPublicHandlers(db) };
-    return namePage(db, after, limit);
+    if (limit === undefined) return { data: await listAllPublicHandlers(db, now) };
+    return namePage(db, now, after, limit);
   }
-  return nearestHandlers(db, point, radiusKm, after as DistanceKey | undefined, limit);
+  return nearestHandlers(db, now, point, radiusKm, after as DistanceKey | undefined, limit);
 }
 
 /** The key the page starts after: the cursor's, when it fits the query (else 400). */
@@ -115,7 +206,7 @@ function pageStart(
   if (query.cursor === undefined) return undefined;
   if (query.limit === undefined) throw badRequest(MESSAGES.cursorNeedsLimit);
   const key = decodeCursor(query.cursor);
-  if (!key) throw badRequest(MESSAGES.invalidCursor);
+  if (!key || isUpdatedKey(key)) throw badRequest(MESSAGES.invalidCursor);
   const samePoint =
     point && isDistanceKey(key)
       ? key.point.lat === point.lat && key.point.lng === point.lng
@@ -126,11 +217,12 @@ function pageStart(
 
 async function namePage(
   db: DirectoryDb,
+  now: Date,
   after: NameKey | undefined,
   limit: number,
 ): Promise<PublicHandlerPage> {
   // One more than asked: whether another page follows, without counting.
-  const records = await findAvailablePage(db, after, limit + 1);
+  const records = await findPage(db, listedAt(now), 'name', after, limit + 1);
   const page = records.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -149,13 +241,14 @@ async function namePage(
  */
 async function nearestHandlers(
   db: DirectoryDb,
+  now: Date,
   point: Point,
   radiusKm: number | undefined,
   after: DistanceKey | undefined,
   limit: number | undefined,
 ): Promise<PublicHandlerPage> {
   const near: Array<{ km: number; nameSort: string; id: string; record: HandlerRecord }> = [];
-  for await (const record of availableHandlers(db)) {
+  for await (const record of listedHandlers(db, now)) {
     if (!record.gps) continue;
     const km = distanceKm(point, record.gps);
     if (radiusKm !== undefined && km > radiusKm) continue;
@@ -180,56 +273,102 @@ export async function getHandler(db: DirectoryDb, id: string): Promise<Handler> 
   return found(await findHandlerById(db, handlerId(id)));
 }
 
-/** Stores the body's fields (an empty optional text or null is none) and the defaults (fields.ts). */
+/**
+ * The availability rules of a write, at `now`: an end given must lie ahead, and every write
+ * that gives `available` or `availableUntil` confirms the availability now.
+ */
+export function withAvailabilityRules(changes: HandlerChanges, body: UpdateHandlerBody, now: Date) {
+  const until = changes.set.availableUntil;
+  if (until !== undefined && until.getTime() <= now.getTime()) {
+    throw badRequest(MESSAGES.availableUntilInThePast);
+  }
+  if (body.available !== undefined || body.availableUntil !== undefined) {
+    changes.set.availabilityConfirmedAt = now;
+  }
+  return changes;
+}
+
+/**
+ * Stores the body's fields (an empty optional text or null is none) and the defaults (fields.ts);
+ * records the creation in the history.
+ */
 export async function createHandler(
-  db: DirectoryDb,
-  changed: HandlersChanged,
+  writer: HandlerWriter,
   body: CreateHandlerBody,
+  now = new Date(),
 ): Promise<Handler> {
-  const created = await insertHandler(db, storedFromCreate(body));
-  await changed();
-  return toHandler(created);
+  const { set } = withAvailabilityRules({ set: storedFromCreate(body), unset: {} }, body, now);
+  set.availabilityConfirmedAt = now;
+  return inTransaction(writer, async (session) => {
+    const created = toHandler(await insertHandler(writer.db, set, session));
+    return {
+      result: created,
+      entries: [{ handlerId: created._id, action: 'create', before: null, after: created }],
+    };
+  });
+}
+
+/** Changes the handler's fields in a transaction with its history entry; 404 when there is none. */
+async function changeHandler(
+  writer: HandlerWriter,
+  id: string,
+  action: HandlerChangeAction,
+  changes: HandlerChanges,
+): Promise<Handler> {
+  const key = handlerId(id);
+  return inTransaction(writer, async (session) => {
+    const before = await findHandlerById(writer.db, key, session);
+    if (!before) throw notFound(MESSAGES.handlerNotFound);
+    const after = await updateRecord(writer.db, before, changes, session);
+    const shown = found(after);
+    return {
+      result: shown,
+      entries: [{ handlerId: key, action, before: toHandler(before), after: shown }],
+    };
+  });
 }
 
 /** Changes only the fields given; null (and an empty address or type) removes an optional field. */
-export async function updateHandler(
-  db: DirectoryDb,
-  changed: HandlersChanged,
+export const updateHandler = (
+  writer: HandlerWriter,
   id: string,
   body: UpdateHandlerBody,
-): Promise<Handler> {
-  return written(changed, await updateHandlerById(db, handlerId(id), changesFromUpdate(body)));
-}
+  now = new Date(),
+): Promise<Handler> =>
+  changeHandler(writer, id, 'update', withAvailabilityRules(changesFromUpdate(body), body, now));
 
+/**
+ * Sets the whole availability: `available`, and its end (`availableUntil`; left out or null:
+ * until further notice).
+ */
 export const setAvailability = (
-  db: DirectoryDb,
-  changed: HandlersChanged,
+  writer: HandlerWriter,
   id: string,
-  available: boolean,
-): Promise<Handler> => updateHandler(db, changed, id, { available });
+  body: AvailabilityBody,
+  now = new Date(),
+): Promise<Handler> => {
+  const given = { available: body.available, availableUntil: body.availableUntil ?? null };
+  return changeHandler(
+    writer,
+    id,
+    'availability',
+    withAvailabilityRules(changesFromUpdate(given), given, now),
+  );
+};
 
-export const setGps = (
-  db: DirectoryDb,
-  changed: HandlersChanged,
-  id: string,
-  gps: Gps,
-): Promise<Handler> => updateHandler(db, changed, id, { gps });
+export const setGps = (writer: HandlerWriter, id: string, gps: Gps): Promise<Handler> =>
+  changeHandler(writer, id, 'gps', changesFromUpdate({ gps }));
 
-export async function deleteHandler(
-  db: DirectoryDb,
-  changed: HandlersChanged,
-  id: string,
-): Promise<void> {
-  const deleted = await deleteHandlerById(db, handlerId(id));
-  if (!deleted) throw notFound(MESSAGES.handlerNotFound);
-  await changed();
-}
-
-/** The changed handler, announced; 404 when there was none (nothing changed). */
-async function written(changed: HandlersChanged, record: HandlerRecord | null): Promise<Handler> {
-  const handler = found(record);
-  await changed();
-  return handler;
+export async function deleteHandler(writer: HandlerWriter, id: string): Promise<void> {
+  const key = handlerId(id);
+  await inTransaction(writer, async (session) => {
+    const deleted = await deleteHandlerById(writer.db, key, session);
+    if (!deleted) throw notFound(MESSAGES.handlerNotFound);
+    return {
+      result: undefined,
+      entries: [{ handlerId: key, action: 'delete', before: toHandler(deleted), after: null }],
+    };
+  });
 }
 
 /** An export file: what to send and how to label it. */
@@ -251,21 +390,25 @@ export function exportHandlers(
   exportedAt: Date,
 ): HandlerExport {
   const day = exportedAt.toISOString().slice(0, 10);
+  const filter = matchingFilter(query, exportedAt);
   if (query.format === 'csv') {
     return {
       contentType: 'text/csv; charset=utf-8',
       filename: `handlers-${day}.csv`,
-      stream: exportCsv(db, query.delimiter ?? 'comma'),
+      stream: exportCsv(db, filter, query.delimiter ?? 'comma'),
     };
   }
   if (query.format === 'xlsx') {
     return {
       contentType: XLSX_CONTENT_TYPE,
       filename: `handlers-${day}.xlsx`,
-      stream: exportXlsx(db),
+      stream: exportXlsx(db, filter),
     };
   }
-  return { contentType: 'application/json; charset=utf-8', stream: exportJson(db, exportedAt) };
+  return {
+    contentType: 'application/json; charset=utf-8',
+    stream: exportJson(db, filter, exportedAt),
+  };
 }
 
 /** Loads the demo directory into an empty database; the number of handlers added (0: not empty). */
@@ -274,8 +417,9 @@ export async function seedDemoDirectory(
   changed: HandlersChanged,
 ): Promise<number> {
   if ((await countAllHandlers(db)) > 0) return 0;
-  // One announcement for the whole set, after the last.
-  for (const handler of DEMO_HANDLERS) await createHandler(db, async () => {}, handler);
+  // Written by the service itself (no actor); one announcement for the whole set, after the last.
+  const quietly: HandlerWriter = { db, changed: async () => {}, actor: null };
+  for (const handler of DEMO_HANDLERS) await createHandler(quietly, handler);
   await changed();
   return DEMO_HANDLERS.length;
 }

@@ -2,6 +2,7 @@ import {
   createHandlerOperation,
   deleteHandlerOperation,
   exportHandlersOperation,
+  getHandlerHistoryOperation,
   getHandlerOperation,
   listAvailableHandlersOperation,
   listHandlersOperation,
@@ -10,8 +11,10 @@ import {
   updateHandlerOperation,
 } from '@dogshop/contracts/handler-directory';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../messages.js';
 import { HANDLER_BODY_NORMALIZATION } from '../../modules/handlers/fields.js';
+import { handlerHistory } from '../../modules/handlers/history.js';
 import {
   asksForWholeList,
   createHandler,
@@ -21,21 +24,31 @@ import {
   listAllPublicHandlers,
   listHandlers,
   listPublicHandlers,
+  listValidUntil,
   setAvailability,
   setGps,
   updateHandler,
+  type HandlerWriter,
 } from '../../modules/handlers/service.js';
 import { serialiseList } from '../../plugins/handler-changes.js';
 
 /**
- * The handlers (the API calls them users): the public list for everyone; reading and the export
- * (JSON, CSV or XLSX) for every account (admin or viewer), personal answers; changes for the `admin` role only (a
- * viewer gets 403). Auth is checked before the body is read, so an unauthorised caller learns
- * nothing from validation errors.
+ * The handlers (the API calls them users): the public list for everyone; the admin list, the
+ * history and the export (JSON, CSV or XLSX) for `admin` and `viewer`; changes for `admin`; one
+ * handler's record, availability and position also for the `handler` account bound to it (see
+ * plugins/auth.ts). Answers to accounts are personal. Auth is checked before the body is read, so
+ * an unauthorised caller learns nothing from validation errors.
  */
 export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const read = { auth: 'account', personal: true } as const;
+  const staff = { auth: 'staff', personal: true } as const;
   const write = { auth: 'admin', personal: true } as const;
+  const ownRead = { auth: 'ownHandlerRead', personal: true } as const;
+  const ownWrite = { auth: 'ownHandlerWrite', personal: true } as const;
+  /** The request's writer: its account is the history's actor. */
+  const writer = (request: FastifyRequest): HandlerWriter => {
+    const { id, username, role } = request.account!;
+    return { db: app.db, changed: app.handlersChanged, actor: { id, username, role } };
+  };
   // Fields the service owns are dropped (a record sent back unchanged is not refused), and text
   // is trimmed so that the length rules apply to what is stored ("   " is an empty name): both
   // lists come from the field table.
@@ -54,12 +67,11 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!asksForWholeList(request.query)) {
         return { success: true as const, ...(await listPublicHandlers(app.db, request.query)) };
       }
-      const list = await app.publicList.get(async () =>
+      const list = await app.publicList.get(async () => {
+        const data = await listAllPublicHandlers(app.db);
         // The route's own serializer: the same bytes as an answer serialised per request.
-        serialiseList(
-          reply.serialize({ success: true, data: await listAllPublicHandlers(app.db) }),
-        ),
-      );
+        return serialiseList(reply.serialize({ success: true, data }), listValidUntil(data));
+      });
       return reply
         .header('etag', list.etag)
         .type('application/json; charset=utf-8')
@@ -67,14 +79,14 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/users', { schema: listHandlersOperation, config: read }, async () => ({
+  app.get('/users', { schema: listHandlersOperation, config: staff }, async (request) => ({
     success: true as const,
-    data: await listHandlers(app.db),
+    ...(await listHandlers(app.db, request.query)),
   }));
 
   app.get(
     '/users/export',
-    { schema: exportHandlersOperation, config: read },
+    { schema: exportHandlersOperation, config: staff },
     async (request, reply) => {
       const file = exportHandlers(app.db, request.query, new Date());
       exportsStarted.inc({ format: request.query.format ?? 'json' });
@@ -88,10 +100,19 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/users/:id', { schema: getHandlerOperation, config: read }, async (request) => ({
+  app.get('/users/:id', { schema: getHandlerOperation, config: ownRead }, async (request) => ({
     success: true as const,
     data: await getHandler(app.db, request.params.id),
   }));
+
+  app.get(
+    '/users/:id/history',
+    { schema: getHandlerHistoryOperation, config: staff },
+    async (request) => ({
+      success: true as const,
+      ...(await handlerHistory(app.db, request.params.id, request.query)),
+    }),
+  );
 
   app.post(
     '/users',
@@ -100,7 +121,7 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.code(201);
       return {
         success: true as const,
-        data: await createHandler(app.db, app.handlersChanged, request.body),
+        data: await createHandler(writer(request), request.body),
       };
     },
   );
@@ -110,31 +131,30 @@ export const handlerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: updateHandlerOperation, config: { ...write, normalize: handlerBody } },
     async (request) => ({
       success: true as const,
-      data: await updateHandler(app.db, app.handlersChanged, request.params.id, request.body),
+      data: await updateHandler(writer(request), request.params.id, request.body),
     }),
   );
 
   app.delete('/users/:id', { schema: deleteHandlerOperation, config: write }, async (request) => {
-    await deleteHandler(app.db, app.handlersChanged, request.params.id);
+    await deleteHandler(writer(request), request.params.id);
     return { success: true as const, message: MESSAGES.handlerDeleted };
   });
 
   app.put(
     '/users/:id/availability',
-    { schema: setHandlerAvailabilityOperation, config: write },
+    { schema: setHandlerAvailabilityOperation, config: ownWrite },
     async (request) => ({
       success: true as const,
-      data: await setAvailability(
-        app.db,
-        app.handlersChanged,
-        request.params.id,
-        request.body.available,
-      ),
+      data: await setAvailability(writer(request), request.params.id, request.body),
     }),
   );
 
-  app.put('/users/:id/gps', { schema: setHandlerGpsOperation, config: write }, async (request) => ({
-    success: true as const,
-    data: await setGps(app.db, app.handlersChanged, request.params.id, request.body),
-  }));
+  app.put(
+    '/users/:id/gps',
+    { schema: setHandlerGpsOperation, config: ownWrite },
+    async (request) => ({
+      success: true as const,
+      data: await setGps(writer(request), request.params.id, request.body),
+    }),
+  );
 };
