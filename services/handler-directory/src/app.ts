@@ -7,6 +7,7 @@ import { GERMAN } from './messages.js';
 import { auth, JWT_AUDIENCE, JWT_ISSUER } from './plugins/auth.js';
 import { database } from './plugins/database.js';
 import { handlerChanges } from './plugins/handler-changes.js';
+import { pages } from './plugins/pages.js';
 import { routes } from './routes/index.js';
 
 // The service's programmatic entry (tests, infra, bench): its configuration and its app.
@@ -36,7 +37,7 @@ export async function buildApp(
       isDatabaseUnavailable,
       auth,
       // Writes to the handlers announce themselves to every replica; the public list is kept until then.
-      plugins: [handlerChanges],
+      plugins: [handlerChanges, pages], // pages: the finder and the other pages at /verzeichnis/
       routes,
     },
     runtime,

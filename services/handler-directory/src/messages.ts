@@ -58,6 +58,47 @@ export const MESSAGES = {
   },
 } as const;
 
+/** The import's own texts (German, like the rest of the API). */
+export const IMPORT_MESSAGES = {
+  tooLarge: 'Datei zu groß (höchstens 10 MB und 50.000 Zeilen)',
+  unsupportedMediaType:
+    'Nicht unterstützter Content-Type (erwartet: text/csv oder eine XLSX-Datei)',
+  noFile: 'Ungültige Anfrage: keine Datei im Body',
+  notUtf8: 'Ungültige Anfrage: die CSV-Datei ist nicht in UTF-8 kodiert',
+  unreadableCsv:
+    'Ungültige Anfrage: die CSV-Datei konnte nicht gelesen werden (Anführungszeichen prüfen)',
+  unreadableXlsx: 'Ungültige Anfrage: die Datei ist keine lesbare XLSX-Datei',
+  noHeader: 'Ungültige Anfrage: die Datei hat keine Kopfzeile',
+  missingColumn: (header: string) => `Ungültige Anfrage: die Datei hat keine Spalte ${header}`,
+  duplicateColumn: (header: string) => `Ungültige Anfrage: die Spalte ${header} kommt mehrfach vor`,
+  columnsTogether: (headers: readonly string[]) =>
+    `Ungültige Anfrage: die Spalten ${headers.join(' und ')} nur gemeinsam`,
+  refused: (rows: number) =>
+    `Import nicht angewendet: ${rows} ${rows === 1 ? 'Zeile' : 'Zeilen'} mit Problemen`,
+} as const;
+
+/** The import's problems of a cell, shown with its row and column. */
+export const IMPORT_PROBLEMS = {
+  empty: 'darf nicht leer sein',
+  tooShort: (limit: number) => `mindestens ${limit} Zeichen`,
+  tooLong: (limit: number) => `höchstens ${limit} Zeichen`,
+  notText: 'Text erwartet',
+  notBoolean: 'true oder false erwartet',
+  notDateTime: 'kein Zeitpunkt nach ISO 8601 mit Zeitzone (z. B. 2026-03-22T19:00:00Z)',
+  inThePast: 'muss in der Zukunft liegen',
+  notNumber: (range?: { minimum: number; maximum: number }) =>
+    range ? `keine Zahl zwischen ${range.minimum} und ${range.maximum}` : 'keine Zahl',
+  decimalComma: 'Dezimalpunkt statt Komma verwenden',
+  together: (headers: readonly string[]) => `${headers.join(' und ')} nur gemeinsam angeben`,
+  notId: 'keine gültige id (24 Hexadezimalzeichen)',
+  unknownId: 'kein Hundeführer mit dieser id',
+  duplicateId: (first: number) => `dieselbe id wie in Zeile ${first}`,
+  formula: 'Formeln werden nicht übernommen (den Wert als Text eingeben)',
+  cellError: 'Fehlerwert statt eines Werts',
+  nul: 'darf das Zeichen U+0000 nicht enthalten',
+  invalid: 'ungültiger Wert',
+} as const;
+
 /** The framework's and the shared plugins' answers in German, for the service builder. */
 export const GERMAN: ServiceMessages = {
   routeNotFound: MESSAGES.routeNotFound,

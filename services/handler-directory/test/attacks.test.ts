@@ -1,8 +1,12 @@
 // Attacks on the handler directory, along the OWASP API Security Top 10 (2023). Where each item
 // is covered:
 //
-// API1 Broken object level authorization: the directory has no objects owned by one account
-//   (handlers are shared by all administrators); what an account may do is API5.
+// API1 Broken object level authorization
+//   accounts.test.ts    a handler account reads and sets the availability and position of its
+//                       own handler only (403 for another's, nothing changes); rebinding takes
+//                       effect at once
+//   attacks.test.ts     a handler account against every operation of the document on another
+//                       handler's id: 403 or 401, never a 2xx, nothing changes
 // API2 Broken authentication
 //   auth.test.ts        no/garbage token, expired, other secret, tampered, alg none, HS512,
 //                       other issuer/audience, missing claims, nbf in the future, no such
@@ -28,6 +32,8 @@
 //                       lost (infra/test/soak.test.ts does the same under load)
 // API5 Broken function level authorization
 //   users.test.ts       a viewer reads but every write is 403 and changes nothing; no token: 401
+//   accounts.test.ts    account management is admin only; a handler account may not create,
+//                       update, delete, list, export or read the history
 // API8 Security misconfiguration: 500s never show stacks (operations.test.ts, fuzz)
 // Injection
 //   users.test.ts       $-prefixed and dotted keys at any depth in POST /api/users: 400
@@ -79,7 +85,7 @@ afterAll(() => t?.close());
 /** A valid request for every operation that takes a body, by operationId. */
 function writeRequests(): Record<
   string,
-  { method: 'POST' | 'PUT'; url: string; token?: string; body: Record<string, unknown> }
+  { method: 'POST' | 'PUT' | 'PATCH'; url: string; token?: string; body: Record<string, unknown> }
 > {
   return {
     login: { method: 'POST', url: '/api/auth/login', body: { ...ADMIN } },
@@ -106,6 +112,29 @@ function writeRequests(): Record<
       url: `/api/users/${handlerId}/gps`,
       token: t.admin.token,
       body: { lat: 52, lng: 10 },
+    },
+    createAccount: {
+      method: 'POST',
+      url: '/api/accounts',
+      token: t.admin.token,
+      body: { username: 'neues.konto', role: 'viewer' },
+    },
+    updateAccount: {
+      method: 'PATCH',
+      url: `/api/accounts/${t.viewer.id}`,
+      token: t.admin.token,
+      body: { disabled: false },
+    },
+    setPassword: {
+      method: 'POST',
+      url: '/api/auth/set-password',
+      body: { token: 'kein-token', password: 'a long new passphrase' },
+    },
+    changePassword: {
+      method: 'PUT',
+      url: '/api/auth/password',
+      token: t.admin.token,
+      body: { currentPassword: ADMIN.password, newPassword: 'a long new passphrase' },
     },
   };
 }
@@ -237,9 +266,12 @@ describe('API3: property level authorization (mass assignment)', () => {
     const before = await snapshot();
     const requests = writeRequests();
     let attempts = 0;
+    let expected = 0;
     for (const op of bodyOperations()) {
       const request = requests[op.operationId]!;
-      for (const field of [
+      // A field the operation takes (an account's `role`) is no mass assignment there.
+      const own = new Set(Object.keys(op.body!.properties ?? {}));
+      const foreign = [
         'role',
         'id',
         'nameSort',
@@ -248,13 +280,18 @@ describe('API3: property level authorization (mass assignment)', () => {
         'stock',
         'created_at',
         'disabledAt',
-      ]) {
+        'handlerId',
+        'setPassword',
+      ].filter((field) => !own.has(field));
+      expected += foreign.length;
+      for (const field of foreign) {
         const res = await send(request, { ...request.body, [field]: 'admin' });
         expectDirectoryError(res, 400, new RegExp(`unbekanntes Feld '${field}'`));
         attempts += 1;
       }
     }
-    expect(attempts).toBe(bodyOperations().length * 8);
+    expect(attempts).toBe(expected);
+    expect(attempts).toBeGreaterThan(60);
     expect(await snapshot()).toEqual(before);
   });
 });
@@ -553,5 +590,58 @@ describe('the OpenAPI document', () => {
   it('lists every answer above: its status, its body and its headers', () => {
     expect(documented.problems).toEqual([]);
     expect(documented.checked).toBeGreaterThan(200);
+  });
+});
+
+describe('API1: object level authorization of handler accounts', () => {
+  it("answers 403 (never a 2xx) to a handler account on every operation with another handler's id, changing nothing", async () => {
+    const own = await createHandler(t, { name: 'Eigener Eintrag' });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts',
+      headers: bearer(t.admin.token),
+      payload: {
+        username: 'fremd.zugriff',
+        role: 'handler',
+        handlerId: own._id,
+        password: 'a long handler passphrase',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const token = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'fremd.zugriff', password: 'a long handler passphrase' },
+      })
+    ).json().token as string;
+    const before = await snapshot();
+    const bodies: Record<string, object> = {
+      updateHandler: { name: 'Übernommen' },
+      setHandlerAvailability: { available: false },
+      setHandlerGps: { lat: 1, lng: 1 },
+    };
+    const onOther = operations.filter((op) => op.route.startsWith('/api/users/{id}'));
+    expect(onOther.map((op) => op.operationId).sort()).toEqual([
+      'deleteHandler',
+      'getHandler',
+      'getHandlerHistory',
+      'setHandlerAvailability',
+      'setHandlerGps',
+      'updateHandler',
+    ]);
+    for (const op of onOther) {
+      const res = await t.app.inject({
+        method: op.method as 'GET',
+        url: op.route.replace('{id}', handlerId),
+        headers: bearer(token),
+        ...(op.body ? { payload: bodies[op.operationId] } : {}),
+      });
+      expect({ op: op.operationId, status: res.statusCode }).toEqual({
+        op: op.operationId,
+        status: 403,
+      });
+    }
+    expect(await snapshot()).toEqual(before);
   });
 });

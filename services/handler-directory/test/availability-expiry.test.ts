@@ -45,7 +45,7 @@ describe('availableUntil on two replicas (one database, one Redis)', () => {
     for (const res of before) {
       expect(names(res.json())).toEqual(['Bleibt Verfügbar', 'Geht Gleich']);
     }
-    const etag = before[0]!.headers.etag;
+    const etag = before[0].headers.etag;
     expect(before.map((res) => res.headers.etag)).toEqual([etag, etag, etag, etag]);
     const writesBefore = await a.app.db.history.countDocuments({});
 

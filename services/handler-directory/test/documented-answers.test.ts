@@ -65,18 +65,26 @@ describe('what the document promises', () => {
     expect(readers.length).toBeGreaterThan(5);
     for (const op of readers) {
       const request = { method: op.method as 'POST', url: urlOf(op), headers: asAdmin(op) };
+      // The import reads files (CSV, XLSX) of up to 10 MB and says so; every other body is JSON.
+      const file = op.operationId === 'importHandlers';
       const text = await t.app.inject({
         ...request,
         headers: { ...request.headers, 'content-type': 'text/plain' },
         payload: 'x',
       });
-      expectDirectoryError(text, 415, MESSAGES.unsupportedMediaType);
+      expectDirectoryError(
+        text,
+        415,
+        file ? /text\/csv oder eine XLSX-Datei/ : MESSAGES.unsupportedMediaType,
+      );
       const large = await t.app.inject({
         ...request,
-        headers: { ...request.headers, 'content-type': 'application/json' },
-        payload: JSON.stringify({ name: 'x'.repeat(110 * 1024) }),
+        headers: { ...request.headers, 'content-type': file ? 'text/csv' : 'application/json' },
+        payload: file
+          ? 'x'.repeat(10 * 1024 * 1024 + 1)
+          : JSON.stringify({ name: 'x'.repeat(110 * 1024) }),
       });
-      expectDirectoryError(large, 413, MESSAGES.bodyTooLarge);
+      expectDirectoryError(large, 413, file ? /höchstens 10 MB/ : MESSAGES.bodyTooLarge);
     }
   });
 
@@ -103,7 +111,13 @@ describe('what the document promises', () => {
       updateHandler: { phone: '2' },
       setHandlerAvailability: { available: false },
       setHandlerGps: { lat: 1, lng: 2 },
+      createAccount: { username: 'neu.konto', role: 'viewer' },
+      updateAccount: { disabled: false },
+      setPassword: { token: 'ein-token', password: 'a long new passphrase' },
+      changePassword: { currentPassword: 'down-password-1', newPassword: 'a long new passphrase' },
     };
+    // The import's body is a file, not JSON.
+    const csvFile = { headers: { 'content-type': 'text/csv' }, payload: 'name,phone\r\nA,1\r\n' };
     const server = await startMongoWireServer({ log: () => {} });
     const app = documented.watch(await buildApp(testConfig({ mongodbUri: `${server.uri}/down` })));
     try {
@@ -123,6 +137,9 @@ describe('what the document promises', () => {
             url: urlOf(op, '665f1c2ab4d3e8a1c2f0b123'),
             headers: op.public ? {} : bearer(token),
             ...(op.body ? { payload: validBodies[op.operationId] } : {}),
+            ...(op.operationId === 'importHandlers'
+              ? { payload: csvFile.payload, headers: { ...bearer(token), ...csvFile.headers } }
+              : {}),
           }),
         ),
       );

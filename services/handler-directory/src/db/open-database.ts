@@ -1,6 +1,6 @@
 // Which MongoDB the server, the commands and the tests talk to, first match wins:
 //   1. MONGODB_URI when set (production, the CI pipeline);
-//   2. a real mongod started by mongodb-memory-server, only when a mongod binary is already on
+//   2. a real mongod (a replica set of one) started by mongodb-memory-server, only when a mongod binary is already on
 //      this machine (start-up never downloads one: that cannot finish "without waiting long";
 //      `pnpm mongod:download` fetches one into the cache ahead of time);
 //   3. the MongoDB wire-protocol stand-in (@dogshop/mongo-wire-server), for development and tests
@@ -9,6 +9,8 @@
 // <dataDir>/mongod, the stand-in in <dataDir>/mongo-standin.json. The two are separate stores.
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { mongo } from 'mongoose';
 import {
   openEmbeddedDatabase,
   waitUntilReachable,
@@ -127,17 +129,22 @@ async function startMemoryServer(
   const dbPath = dataDir ? path.join(dataDir, 'mongod') : undefined;
   if (dbPath) mkdirSync(dbPath, { recursive: true });
   const { MongoMemoryServer } = await import('mongodb-memory-server-core');
+  // A replica set of one, as in production: the directory writes in transactions, which a
+  // standalone mongod refuses.
   const starting = MongoMemoryServer.create({
     binary: { systemBinary: located.binary },
     instance: {
       ...(dbPath ? { dbPath, storageEngine: 'wiredTiger' as const } : {}),
       launchTimeout: MONGOD_START_TIMEOUT_MS,
+      replSet: REPLICA_SET,
     },
   });
   try {
     const server = await withTimeout(starting, MONGOD_START_TIMEOUT_MS + 2_000);
+    const url = `${server.getUri()}?directConnection=true`;
+    await withTimeout(initiateReplicaSet(url), MONGOD_START_TIMEOUT_MS);
     return {
-      url: server.getUri(),
+      url,
       kind: 'mongodb-memory-server',
       description: `mongod ${located.binary} via mongodb-memory-server at ${server.getUri()}, ${dbPath ? `data in ${dbPath}` : 'throw-away data'}`,
       close: async () => {
@@ -151,6 +158,26 @@ async function startMemoryServer(
       `mongodb-memory-server could not start ${located.binary} (${String(error)}); using the wire-protocol stand-in`,
     );
     return undefined;
+  }
+}
+
+const REPLICA_SET = 'rs0';
+/** MongoDB's code for a replica set initiated before (a data folder from an earlier start). */
+const ALREADY_INITIALIZED = 23;
+
+/** Initiates the one-member set (once per data folder) and waits until it is primary. */
+async function initiateReplicaSet(url: string): Promise<void> {
+  const client = new mongo.MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
+  try {
+    const admin = client.db('admin');
+    try {
+      await admin.command({ replSetInitiate: {} });
+    } catch (error) {
+      if ((error as { code?: number }).code !== ALREADY_INITIALIZED) throw error;
+    }
+    while (!(await admin.command({ hello: 1 })).isWritablePrimary) await sleep(100);
+  } finally {
+    await client.close();
   }
 }
 

@@ -2,6 +2,7 @@ import type { ServiceContext } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DirectoryConfig } from '../config.js';
 import { accountRoutes } from './accounts/index.js';
+import { importRoutes } from './handlers/import.js';
 import { handlerRoutes } from './handlers/index.js';
 
 /**
@@ -16,6 +17,7 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<DirectoryConfig>> 
   await app.register(
     async (api) => {
       await api.register(handlerRoutes);
+      await api.register(importRoutes);
       await api.register(accountRoutes, {
         authRateLimitPerMinute: config.authRateLimitPerMinute,
       });

@@ -202,6 +202,20 @@ export async function insertHandler(
   return created!.toObject<HandlerRecord>();
 }
 
+/** Inserts many handlers in one round trip (the import), in order, with the model's validators. */
+export async function insertHandlers(
+  db: DirectoryDb,
+  fields: ReadonlyArray<Partial<StoredHandler>>,
+  session: ClientSession,
+): Promise<HandlerRecord[]> {
+  const created = await db.handlers.insertMany(fields, { session, ordered: true });
+  return created.map((document) => document.toObject<HandlerRecord>());
+}
+
+/** The handlers with these ids (lower-case ObjectId strings), in any order. */
+export const findHandlersByIds = (db: DirectoryDb, ids: readonly string[]) =>
+  findHandlers(db, { _id: { $in: ids.map((id) => new mongo.ObjectId(id)) } });
+
 /**
  * Sets and unsets fields of the handler `before` with the model's validators, in the write's
  * session; the changed record. The search text follows the name, address and phone.

@@ -118,7 +118,7 @@ export async function listHandlers(
     const fits =
       key && (order === 'name' ? 'nameSort' in key && !isDistanceKey(key) : isUpdatedKey(key));
     if (!key || !fits) throw badRequest(MESSAGES.invalidCursor);
-    after = key as PageStart;
+    after = key;
   }
   const limit = query.limit ?? Number.MAX_SAFE_INTEGER;
   const records = await findPage(

@@ -1,0 +1,363 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  ImportRefusedSchema,
+  ImportReportSchema,
+  type Handler,
+  type HandlerChange,
+  type ImportReport,
+} from '@dogshop/contracts/handler-directory';
+import ExcelJS from 'exceljs';
+import { createTestApp, type TestApp } from './support/app.js';
+import { expectContract, expectDirectoryError } from './support/contract.js';
+import { createHandler } from './support/handlers.js';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const CSV = 'text/csv; charset=utf-8';
+const DAY = 24 * 60 * 60 * 1000;
+const future = () => new Date(Date.now() + 30 * DAY).toISOString();
+
+let t: TestApp;
+let full: Handler;
+let bare: Handler;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  full = await createHandler(t, {
+    name: 'Anna Bergmann',
+    address: 'Am Forsthaus 5, 29614 Soltau',
+    phone: '+49 5191 987654',
+    type: 'SW',
+    availableUntil: future(),
+    gps: { lat: 52.9866, lng: -9.8429 },
+  });
+  bare = await createHandler(t, { name: 'Ohne Alles', phone: '0171 55', available: false });
+  await createHandler(t, {
+    name: 'Zeilen\numbruch; mit, "allem"',
+    phone: '-5',
+    address: 'Hof\r\nTor _x0041_',
+    type: '@T',
+  });
+  await createHandler(t, {
+    name: '=HYPERLINK("http://x")',
+    phone: '=1+2',
+    address: '+1 Hinterhof',
+  });
+  // An end that has passed cannot be written through the API, but stays stored.
+  await t.app.db.handlers.create({
+    name: 'Abgelaufen',
+    phone: '0800 1',
+    available: true,
+    availableUntil: new Date(Date.now() - DAY),
+  });
+});
+afterAll(() => t.close());
+
+const importFile = (
+  payload: string | Buffer,
+  {
+    type = CSV,
+    query = '',
+    as = t.admin,
+  }: { type?: string; query?: string; as?: TestApp['admin'] } = {},
+) =>
+  t.request({
+    method: 'POST',
+    url: `/api/users/import${query}`,
+    payload,
+    headers: { 'content-type': type },
+    as,
+  });
+
+async function exported(query: string): Promise<Buffer> {
+  const res = await t.request({ method: 'GET', url: `/api/users/export${query}`, as: t.admin });
+  expect(res.statusCode).toBe(200);
+  return res.rawPayload;
+}
+
+async function allHandlers(): Promise<Handler[]> {
+  const res = await t.request({ method: 'GET', url: '/api/users', as: t.admin });
+  return res.json<{ data: Handler[] }>().data;
+}
+
+async function history(id: string): Promise<HandlerChange[]> {
+  const res = await t.request({ method: 'GET', url: `/api/users/${id}/history`, as: t.admin });
+  expect(res.statusCode).toBe(200);
+  return res.json<{ data: HandlerChange[] }>().data;
+}
+
+const getHandler = async (id: string) =>
+  (await t.request({ method: 'GET', url: `/api/users/${id}`, as: t.admin })).json<{
+    data: Handler;
+  }>().data;
+
+function report(res: { statusCode: number; json: () => unknown }, status = 200): ImportReport {
+  expect(res.statusCode).toBe(status);
+  expectContract(status === 200 ? ImportReportSchema : ImportRefusedSchema, res.json());
+  return res.json() as ImportReport;
+}
+
+async function workbook(rows: ExcelJS.CellValue[][]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Hundeführer');
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+describe('a file the service exported, imported unchanged', () => {
+  it.each([
+    ['CSV, comma', '?format=csv', CSV],
+    ['CSV, semicolon', '?format=csv&delimiter=semicolon', CSV],
+    ['XLSX', '?format=xlsx', XLSX],
+  ])('%s: every row unchanged, nothing written even with dryRun=false', async (_, query, type) => {
+    const before = await allHandlers();
+    const file = await exported(query);
+    const dry = report(await importFile(file, { type }));
+    expect(dry).toMatchObject({ dryRun: true, applied: false, problems: [] });
+    expect(dry.summary).toEqual({
+      rows: before.length,
+      create: 0,
+      update: 0,
+      unchanged: before.length,
+      invalid: 0,
+    });
+    expect(dry.rows.map((r) => r.id).sort()).toEqual(before.map((h) => h._id).sort());
+
+    const applied = report(await importFile(file, { type, query: '?dryRun=false' }));
+    expect(applied).toMatchObject({ dryRun: false, applied: true, problems: [] });
+    expect(applied.summary.unchanged).toBe(before.length);
+    expect(await allHandlers()).toEqual(before);
+    expect((await history(full._id)).map((c) => c.action)).not.toContain('import');
+  });
+});
+
+describe('problems', () => {
+  it('names the row and column of each, and dryRun=false applies none of the rows (422)', async () => {
+    const file = [
+      'id,name,address,phone,type,available,availableUntil,lat,lng',
+      ',,Weg 1,0171 1,,true,,,',
+      ',Falsche Breite,,0171 2,,true,,200,10',
+      ',Falsches Ende,,0171 3,,true,morgen,,',
+      ',Gut,,0171 4,,true,,,',
+    ].join('\r\n');
+    const dry = report(await importFile(file));
+    expect(dry.problems).toEqual([
+      { row: 2, column: 'name', message: 'darf nicht leer sein' },
+      { row: 3, column: 'lat', message: 'keine Zahl zwischen -90 und 90' },
+      {
+        row: 4,
+        column: 'availableUntil',
+        message: 'kein Zeitpunkt nach ISO 8601 mit Zeitzone (z. B. 2026-03-22T19:00:00Z)',
+      },
+    ]);
+    expect(dry.summary).toEqual({ rows: 4, create: 1, update: 0, unchanged: 0, invalid: 3 });
+    expect(dry.rows.map((r) => r.action)).toEqual(['invalid', 'invalid', 'invalid', 'create']);
+
+    const count = (await allHandlers()).length;
+    const res = await importFile(file, { query: '?dryRun=false' });
+    const refused = report(res, 422);
+    expect(res.json()).toMatchObject({
+      success: false,
+      message: 'Import nicht angewendet: 3 Zeilen mit Problemen',
+      dryRun: false,
+      applied: false,
+    });
+    expect(refused.problems).toEqual(dry.problems);
+    expect((await allHandlers()).length).toBe(count);
+  });
+
+  it('refuses unknown and repeated ids, half positions, decimal commas, past ends and other values', async () => {
+    const file = [
+      'id,name,phone,available,availableUntil,lat,lng',
+      `0123456789abcdef01234567,Unbekannt,1,true,,,`,
+      `${bare._id},${bare.name},${bare.phone},false,,,`,
+      `${bare._id.toUpperCase()},${bare.name},${bare.phone},false,,,`,
+      `,Halbe Position,1,true,,52.1,`,
+      `,Komma,1,true,,"52,98",9.1`,
+      `,Vorbei,1,true,2020-01-01T00:00:00Z,,`,
+      `,Jein,1,ja,,,`,
+      `keine-id,Kaputte Id,1,true,,,`,
+      `${full._id},${full.name},1,true,morgen,,`,
+    ].join('\n');
+    const dry = report(await importFile(file));
+    expect(dry.problems).toEqual([
+      { row: 2, column: 'id', message: 'kein Hundeführer mit dieser id' },
+      { row: 4, column: 'id', message: 'dieselbe id wie in Zeile 3' },
+      { row: 5, column: 'lng', message: 'lat und lng nur gemeinsam angeben' },
+      {
+        row: 6,
+        column: 'lat',
+        message: 'keine Zahl zwischen -90 und 90 (Dezimalpunkt statt Komma verwenden)',
+      },
+      { row: 7, column: 'availableUntil', message: 'muss in der Zukunft liegen' },
+      { row: 8, column: 'available', message: 'true oder false erwartet' },
+      { row: 9, column: 'id', message: 'keine gültige id (24 Hexadezimalzeichen)' },
+      {
+        row: 10,
+        column: 'availableUntil',
+        message: 'kein Zeitpunkt nach ISO 8601 mit Zeitzone (z. B. 2026-03-22T19:00:00Z)',
+      },
+    ]);
+    expect(dry.rows[1]).toEqual({ row: 3, action: 'unchanged', id: bare._id });
+  });
+
+  it('answers 400 for a file without a required column, or not in UTF-8', async () => {
+    expectDirectoryError(
+      await importFile(Buffer.from('name,phone\nJ\xf6rg,1', 'latin1')),
+      400,
+      'Ungültige Anfrage: die CSV-Datei ist nicht in UTF-8 kodiert',
+    );
+    expectDirectoryError(
+      await importFile('name,address\nA,B'),
+      400,
+      'Ungültige Anfrage: die Datei hat keine Spalte phone',
+    );
+    expectDirectoryError(
+      await importFile('name,phone,lat\nA,1,2'),
+      400,
+      'Ungültige Anfrage: die Spalten lat und lng nur gemeinsam',
+    );
+  });
+});
+
+describe('applying', () => {
+  it('creates and updates in one go, each change in the history as an import by the admin', async () => {
+    const newPhone = '+49 5191 111111';
+    const file = [
+      'id,name,phone,address,available,lat,lng,createdAt,unbekannt',
+      // Changes the phone and removes the address; type (no column) stays.
+      `${full._id},${full.name},'${newPhone},,true,${full.gps!.lat},${full.gps!.lng},egal,x`,
+      `,Neu Angelegt,0171 999,"Hauptstr. 1, Ort",false,53.1,8.8,,`,
+      `${bare._id},${bare.name},${bare.phone},,false,,,,`,
+    ].join('\r\n');
+
+    const dry = report(await importFile(file));
+    expect(dry.rows).toEqual([
+      { row: 2, action: 'update', id: full._id },
+      { row: 3, action: 'create' },
+      { row: 4, action: 'unchanged', id: bare._id },
+    ]);
+    expect((await getHandler(full._id)).phone).toBe(full.phone);
+
+    const applied = report(await importFile(file, { query: '?dryRun=false' }));
+    expect(applied).toMatchObject({ dryRun: false, applied: true });
+    expect(applied.summary).toEqual({ rows: 3, create: 1, update: 1, unchanged: 1, invalid: 0 });
+    const createdId = applied.rows[1]!.id!;
+    expect(createdId).toMatch(/^[0-9a-f]{24}$/);
+
+    const updated = await getHandler(full._id);
+    expect(updated).toMatchObject({ phone: newPhone, type: 'SW', available: true });
+    expect(updated).not.toHaveProperty('address');
+    expect(updated.availableUntil).toBe(full.availableUntil);
+    const created = await getHandler(createdId);
+    expect(created).toMatchObject({
+      name: 'Neu Angelegt',
+      phone: '0171 999',
+      address: 'Hauptstr. 1, Ort',
+      available: false,
+      availableUntil: null,
+      gps: { lat: 53.1, lng: 8.8 },
+    });
+    expect(created.availabilityConfirmedAt).not.toBeNull();
+
+    const actor = { id: t.admin.id, username: t.admin.username, role: 'admin' };
+    const [change] = await history(full._id);
+    expect(change).toMatchObject({ action: 'import', actor });
+    expect(change!.changes.map((c) => c.field).sort()).toEqual(['address', 'phone']);
+    const [creation] = await history(createdId);
+    expect(creation).toMatchObject({ action: 'import', actor });
+    expect((await history(bare._id)).map((c) => c.action)).not.toContain('import');
+  });
+
+  it('reads back a semicolon file with the formula guard, keeping other apostrophes', async () => {
+    const before = await exported('?format=csv&delimiter=semicolon');
+    expect(before.toString()).toContain(";'+1 Hinterhof;'=1+2;");
+    const file = [
+      'name;phone;address',
+      "Mit Plus;'+49 171 1;'=A1",
+      "Mit Minus;'-5;'@Hof",
+      "Apostroph;'0171;'Hof",
+    ].join('\r\n');
+    const applied = report(await importFile(file, { query: '?dryRun=false' }));
+    const ids = applied.rows.map((r) => r.id!);
+    const handlers = await Promise.all(ids.map(getHandler));
+    expect(handlers.map((h) => [h.phone, h.address])).toEqual([
+      ['+49 171 1', '=A1'],
+      ['-5', '@Hof'],
+      ["'0171", "'Hof"],
+    ]);
+    // Exported again and imported: unchanged.
+    const again = report(await importFile(await exported('?format=csv&delimiter=semicolon')));
+    expect(again.summary.unchanged).toBe(again.summary.rows);
+  });
+});
+
+describe('formulas are never evaluated', () => {
+  it('takes a CSV cell that looks like a formula as its text', async () => {
+    const file = 'name,phone\r\n"=HYPERLINK(""x"")",1';
+    const applied = report(await importFile(file, { query: '?dryRun=false' }));
+    expect((await getHandler(applied.rows[0]!.id!)).name).toBe('=HYPERLINK("x")');
+  });
+
+  it('refuses an XLSX formula cell, and reads typed cells', async () => {
+    const until = new Date(Date.now() + 7 * DAY);
+    const file = await workbook([
+      ['name', 'phone', 'available', 'availableUntil', 'lat', 'lng'],
+      [{ formula: 'CONCAT("a","b")', result: 'ab' }, '1', true, null, null, null],
+      ['Typisiert', 4917112345, false, until, 48.1, 11.5],
+    ]);
+    const dry = report(await importFile(file, { type: XLSX }));
+    expect(dry.problems).toEqual([
+      {
+        row: 2,
+        column: 'name',
+        message: 'Formeln werden nicht übernommen (den Wert als Text eingeben)',
+      },
+    ]);
+    expect(dry.rows.map((r) => r.action)).toEqual(['invalid', 'create']);
+    report(await importFile(file, { type: XLSX, query: '?dryRun=false' }), 422);
+
+    const typed = await workbook([
+      ['name', 'phone', 'available', 'availableUntil', 'lat', 'lng'],
+      ['Typisiert', 4917112345, false, until, 48.1, 11.5],
+    ]);
+    const applied = report(await importFile(typed, { type: XLSX, query: '?dryRun=false' }));
+    expect(await getHandler(applied.rows[0]!.id!)).toMatchObject({
+      name: 'Typisiert',
+      phone: '4917112345',
+      available: false,
+      availableUntil: until.toISOString(),
+      gps: { lat: 48.1, lng: 11.5 },
+    });
+  });
+});
+
+describe('refusals', () => {
+  it('answers 415 for another content type, 413 beyond 10 MB or 50,000 rows, 403 to a viewer', async () => {
+    const json = await t.request({
+      method: 'POST',
+      url: '/api/users/import',
+      payload: { name: 'x', phone: '1' },
+      as: t.admin,
+    });
+    expectDirectoryError(
+      json,
+      415,
+      'Nicht unterstützter Content-Type (erwartet: text/csv oder eine XLSX-Datei)',
+    );
+    const tooLarge = 'Datei zu groß (höchstens 10 MB und 50.000 Zeilen)';
+    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 'a');
+    expectDirectoryError(await importFile(big), 413, tooLarge);
+    const manyRows = `name,phone\r\n${'x,1\r\n'.repeat(50_001)}`;
+    expectDirectoryError(await importFile(manyRows), 413, tooLarge);
+    expectDirectoryError(await importFile('name,phone\r\nx,1', { as: t.viewer }), 403);
+    // Other routes still take JSON only.
+    const csvElsewhere = await t.request({
+      method: 'POST',
+      url: '/api/users',
+      payload: 'name,phone',
+      headers: { 'content-type': 'text/csv' },
+      as: t.admin,
+    });
+    expect(csvElsewhere.statusCode).toBe(415);
+  });
+});
