@@ -21,6 +21,17 @@ export interface Options {
   dataDir: string;
   /** A tiny run that only proves the harness works (the Jest smoke test). */
   smoke: boolean;
+  /** W1's phases besides its interleaved rounds (BENCH_W1_*). */
+  webhook: {
+    /** How long the receiver refuses connections while orders continue (BENCH_W1_OUTAGE). */
+    outageSeconds: number;
+    /** Orders per second during the outage (BENCH_W1_OUTAGE_RATE). */
+    outageRate: number;
+    /** Orders per second of the latency run below the worker's ceiling (BENCH_W1_STEADY_RATE). */
+    steadyRate: number;
+    /** The longest wait for a round's deliveries to arrive (BENCH_W1_DRAIN). */
+    drainSeconds: number;
+  };
 }
 
 export interface Context {

@@ -4,9 +4,9 @@ import type { Options } from './context.js';
 export const BENCH_ROOT = path.resolve(import.meta.dirname, '..');
 
 /** "10s", "1.5s", "500ms" or a plain number of seconds. */
-export function parseDuration(text: string): number {
+export function parseDuration(text: string, name = 'BENCH_DURATION'): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
-  if (!match) throw new Error(`BENCH_DURATION: not a duration: "${text}" (e.g. 10s, 500ms)`);
+  if (!match) throw new Error(`${name}: not a duration: "${text}" (e.g. 10s, 500ms)`);
   const value = Number(match[1]);
   return match[2] === 'ms' ? value / 1000 : match[2] === 'm' ? value * 60 : value;
 }
@@ -39,7 +39,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   };
   // The smoke run (a few hundred requests, well under a minute) proves the harness end to end:
   // databases, data sets, services, capture, pgbench, load, report.
-  if (smoke && only === null) only = new Set(['B1', 'B2', 'B6', 'B7']);
+  if (smoke && only === null) only = new Set(['B1', 'B2', 'B6', 'B7', 'W1']);
   const products = number('BENCH_PRODUCTS', smoke ? 300 : 10_000);
   const defaultScales = smoke ? '' : '1000,100000,1000000';
   return {
@@ -56,5 +56,14 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     outDir: path.resolve(env.BENCH_OUT_DIR || path.join(BENCH_ROOT, 'results')),
     dataDir: path.resolve(env.BENCH_DATA_DIR || path.join(BENCH_ROOT, '.data')),
     smoke,
+    webhook: {
+      outageSeconds: parseDuration(
+        env.BENCH_W1_OUTAGE || (smoke ? '1s' : '60s'),
+        'BENCH_W1_OUTAGE',
+      ),
+      outageRate: number('BENCH_W1_OUTAGE_RATE', 10),
+      steadyRate: number('BENCH_W1_STEADY_RATE', 10),
+      drainSeconds: parseDuration(env.BENCH_W1_DRAIN || (smoke ? '60s' : '300s'), 'BENCH_W1_DRAIN'),
+    },
   };
 }

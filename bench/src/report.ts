@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
-import type { Comparison, Report } from './results.js';
+import type { Comparison, Report, WebhookRun } from './results.js';
 import type { Figure } from './stats.js';
 
 const fmt = (value: number, digits = 0) =>
@@ -38,6 +38,9 @@ function resultsTable(report: Report): string[] {
         `| B4 hot | ${h.clients} clients order product ${h.productId} (stock ${h.initialStock}) | ${fmt(h.successes)} orders placed | ${fmt(h.refusedInsufficientStock)} refused (409) | final stock ${h.finalStock} = ${h.initialStock} − ${h.successes} ${h.exact ? '✓' : '✗'} | zero oversell, exact stock | ${verdict(!h.oversold && h.exact)} |`,
       );
     }
+    if (c.id === 'W1' && report.webhooks) {
+      rows.push(...webhookRows(report.webhooks));
+    }
     if (c.id === 'B5' && report.health) {
       const h = report.health;
       rows.push(
@@ -57,6 +60,55 @@ function resultsTable(report: Report): string[] {
     );
   }
   return rows;
+}
+
+const ms = (f: Figure) => `${showFigure(f, 0)} ms`;
+
+function webhookRows(w: WebhookRun): string[] {
+  const [atRate, steady] = w.latency;
+  const rows: string[] = [];
+  if (atRate) {
+    const bound = atRate.undelivered > 0 ? ' (lower bounds: some not delivered)' : '';
+    rows.push(
+      `| W1 latency | commit-to-delivery at A's rate (${showAuto(atRate.ordersPerSecond)} orders/s, ${fmt(atRate.events)} events a round) | p50 ${ms(atRate.p50Ms)} | p99 ${ms(atRate.p99Ms)}${bound} | the last ${showFigure(atRate.drainSeconds, 1)} s after the load | p99 ≤ ${fmt(w.targetP99Ms)} ms | ${verdict(w.pass)} |`,
+    );
+  }
+  if (steady) {
+    rows.push(
+      `| W1 latency | the same ${cell(steady.label)} | p50 ${ms(steady.p50Ms)} | p99 ${ms(steady.p99Ms)} | max ${ms(steady.maxMs)} | (below the worker's ceiling; no target) | — |`,
+    );
+  }
+  const c = w.catchUp;
+  if (c) {
+    rows.push(
+      `| W1 catch-up | ${fmt(c.backlog)} events queued during a ${fmt(c.outageSeconds)} s receiver outage, made due at once | ${fmt(c.eventsPerSecond, 1)} events/s (steady part ${fmt(c.steadyEventsPerSecond, 1)}) | emptied in ${fmt(c.seconds, 1)} s | by the schedule alone the last would be due after ${fmt(c.lastDueInSeconds)} s | reported | — |`,
+    );
+  }
+  return rows;
+}
+
+function webhookNotes(w: WebhookRun): string[] {
+  const lines = ['### W1 — webhook delivery', ''];
+  for (const l of w.latency) {
+    lines.push(
+      `- Latency ${l.label}: ${showAuto(l.ordersPerSecond)} orders/s placed, ${fmt(l.events)} events a round; commit-to-delivery p50 ${ms(l.p50Ms)}, p99 ${ms(l.p99Ms)}, max ${ms(l.maxMs)}; the last arrived ${showFigure(l.drainSeconds, 1)} s after the load ended (${showFigure(l.deliveriesPerSecond, 1)} deliveries/s from the load's start to the last)${l.undelivered > 0 ? `; ${fmt(l.undelivered)} not delivered within the drain limit (their wait so far counted: the percentiles are lower bounds)` : ''}.`,
+    );
+  }
+  lines.push(
+    "- Latency is each event's `timestamp` (taken by the shop just before the transaction that writes the order and its event) to the receiver's arrival, on the same clock. Each latency load runs on its own (after the interleaved rounds) with a fresh subscription and waits after it until every event queued for it has arrived (at most BENCH_W1_DRAIN).",
+  );
+  const c = w.catchUp;
+  if (c) {
+    lines.push(
+      `- Catch-up: the receiver refused connections for ${fmt(c.outageSeconds)} s while orders went on at ${fmt(c.ordersPerSecond, 1)}/s: ${fmt(c.events)} deliveries queued, ${fmt(c.failedAttempts)} failed attempts. When it was back, ${fmt(c.neverAttempted)} had never been attempted (due at once), ${fmt(c.dueWithin10s)} were due within 10 s (a first retry) and ${fmt(c.dueLater)} later: by the retry schedule (5 s, then 5 min ±15 % …) the last would have been due ${fmt(c.lastDueInSeconds)} s later, so without an action catch-up is bounded by the schedule, not by the worker.`,
+      `- They were made due by ${c.madeDueBy}; from then ${fmt(c.backlog)} pending arrived in ${fmt(c.seconds, 1)} s: ${fmt(c.eventsPerSecond, 1)} events/s (between the 10th and 90th percentile arrival ${fmt(c.steadyEventsPerSecond, 1)}/s), the first after ${fmt(c.firstArrivalMs)} ms${c.undelivered > 0 ? `; ${fmt(c.undelivered)} not delivered within the drain limit` : ''}.`,
+    );
+  }
+  lines.push(
+    `- Requests for an event already delivered (at least once: a second claim or a retry after an answer came too late): ${fmt(w.duplicates)}; bad signatures: ${fmt(w.badSignatures)}.`,
+    '',
+  );
+  return lines;
 }
 
 function latencyTable(comparisons: Comparison[]): string[] {
@@ -176,6 +228,7 @@ export function renderMarkdown(report: Report): string {
       lines.push('');
     }
   }
+  if (report.webhooks) lines.push(...webhookNotes(report.webhooks));
   if (report.exports?.length) {
     lines.push('### B7 — CSV export', '');
     for (const e of report.exports) {

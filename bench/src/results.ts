@@ -105,6 +105,67 @@ export interface ScalingRow {
   statements: Array<{ sql: string; ms: number }>;
 }
 
+/** Commit-to-delivery latency of one W1 load: each event's `timestamp` to its arrival. */
+export interface WebhookLatency {
+  label: string;
+  /** Orders placed per second (2xx) during the load. */
+  ordersPerSecond: Figure;
+  /** Events queued for the subscription per round (median). */
+  events: number;
+  p50Ms: Figure;
+  p99Ms: Figure;
+  maxMs: Figure;
+  /** From the end of the load to the last delivery. */
+  drainSeconds: Figure;
+  /** Events ÷ the time from the load's start to the last delivery. */
+  deliveriesPerSecond: Figure;
+  /**
+   * Events not delivered within the drain limit (all kept rounds); their latency counts as the
+   * time they had waited when it ran out, so the percentiles are then lower bounds.
+   */
+  undelivered: number;
+}
+
+/** W1's catch-up after a receiver outage. */
+export interface WebhookCatchUp {
+  outageSeconds: number;
+  ordersPerSecond: number;
+  /** Deliveries queued for the subscription while the receiver was down. */
+  events: number;
+  /** Failed attempts (refused connections) during the outage. */
+  failedAttempts: number;
+  /** When the receiver was back: deliveries never attempted (due at once) … */
+  neverAttempted: number;
+  /** … due within 10 s (a first retry), and due later (the 5-minute retry and beyond). */
+  dueWithin10s: number;
+  dueLater: number;
+  /** When the last pending delivery would have come due by the retry schedule, from then. */
+  lastDueInSeconds: number;
+  /** How they were made due: the subscription's `PATCH {enabled: true}`. */
+  madeDueBy: string;
+  /** Pending when made due, and how long from then until the last one arrived. */
+  backlog: number;
+  seconds: number;
+  /** backlog ÷ seconds. */
+  eventsPerSecond: number;
+  /** The same between the 10th and the 90th percentile arrival (the steady part). */
+  steadyEventsPerSecond: number;
+  firstArrivalMs: number;
+  undelivered: number;
+}
+
+export interface WebhookRun {
+  /** At the placement rate of W1's side A, then at a fixed rate below the worker's ceiling. */
+  latency: WebhookLatency[];
+  targetP99Ms: number;
+  /** The first latency row's p99 (median of rounds) meets the target. */
+  pass: boolean;
+  catchUp?: WebhookCatchUp;
+  /** Requests for an already delivered webhook-id, and bad signatures, over every phase. */
+  duplicates: number;
+  badSignatures: number;
+}
+
 export interface Report {
   date: string;
   startedAt: string;
@@ -135,6 +196,7 @@ export interface Report {
   exports?: ExportRun[];
   exportTarget?: { rowsPerSecond: number; rssGrowthMb: number; flat: boolean; pass: boolean };
   scaling?: ScalingRow[];
+  webhooks?: WebhookRun;
   noise: string[];
   notes: string[];
 }

@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the databases, loads the data sets, starts the services as real servers on
 // loopback, runs each comparison in interleaved rounds and writes bench/results/<date>.md + .json.
 // BENCH_DURATION (default 10s), BENCH_ROUNDS (3), BENCH_SCALES (1000,100000,1000000),
-// --only B2,B3,P,SCALING.
+// --only B2,B3,P,SCALING,W1.
 import os from 'node:os';
 import {
   hotProductRun,
@@ -17,6 +17,7 @@ import { DB_CONNECTIONS, measureRoute, type RouteBench } from './benchmarks/shop
 import { shopHeaders } from './benchmarks/shop-sql.js';
 import { exportBench, publicListBench } from './benchmarks/handler-benchmarks.js';
 import { peerRuns } from './benchmarks/peer-benchmarks.js';
+import { W1_CONNECTIONS, W1_SHOP_ENV, webhookBench } from './benchmarks/webhook-benchmarks.js';
 import { B1_CONNECTIONS, B1_PIPELINING, pluginStackBench } from './benchmarks/plugin-stack.js';
 import { wants, type Context, type Options } from './context.js';
 import { cloneDataset, ensureShopDataset } from './datasets/cache.js';
@@ -70,6 +71,7 @@ function newReport(options: Options, argv: string[]): Report {
         'P (shop and peer)': DB_CONNECTIONS[0]!,
         'pgbench clients': SHOP_POOL_MAX,
         B6: MONGO_POOL_MAX,
+        W1: W1_CONNECTIONS,
       },
     },
     machine: {
@@ -226,6 +228,38 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
   if (scaling) ctx.report.scaling = scalingRows;
 }
 
+/** W1: its own copy of the main catalogue and its own shop (loopback webhook targets allowed). */
+async function webhookRuns(ctx: Context, errors: string[]): Promise<void> {
+  const { options } = ctx;
+  if (!wants(options, 'W1')) return;
+  const { database: template, summary } = await ensureShopDataset(ctx, options.products);
+  ctx.report.datasets[`shop ${options.products} products`] ??= {
+    ...summary,
+    reviewsPerProduct: REVIEWS_PER_PRODUCT,
+    loadedBy:
+      "catalogue through the shop's catalogue:import command; customers and reviews with multi-row INSERTs from arrays (reviews have no import path); one argon2id hash shared by all customers",
+  };
+  const database = await cloneDataset(ctx, template, 'bench_shop_w1');
+  const databaseUrl = ctx.pg.url(database);
+  const shop = await startShop(databaseUrl, { env: W1_SHOP_ENV });
+  try {
+    const facts = await catalogueFacts(ctx, database);
+    log('W1 webhooks: orders with one subscribed receiver ÷ with none; delivery latency; catch-up');
+    await guard(errors, 'W1', async () => {
+      const { comparison, webhooks } = await webhookBench(
+        ctx,
+        shop,
+        databaseUrl,
+        orderBench(facts, options.variants).variants,
+      );
+      ctx.report.comparisons.push(comparison);
+      ctx.report.webhooks = webhooks;
+    });
+  } finally {
+    await shop.stop();
+  }
+}
+
 async function handlerRuns(ctx: Context, errors: string[]): Promise<void> {
   const { options } = ctx;
   if (!wants(options, 'B6') && !wants(options, 'B7')) return;
@@ -342,6 +376,7 @@ export async function main(
     report.postgres = settings;
     const ctx: Context = { options, pg, log, report };
     await shopRuns(ctx, errors);
+    await webhookRuns(ctx, errors);
     await handlerRuns(ctx, errors);
   } finally {
     await pg?.stop();

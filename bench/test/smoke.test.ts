@@ -1,4 +1,4 @@
-// A tiny run of the whole harness (a few hundred requests: B1, B2, B6, B7 on small data sets),
+// A tiny run of the whole harness (a few hundred requests: B1, B2, B6, B7, W1 on small data sets),
 // asserting only that it produces a well-formed report. It measures nothing worth keeping.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -50,7 +50,7 @@ it('runs end to end and writes a well-formed Markdown report with its JSON twin'
   expect(Object.values(report.pools).every((n) => n > 0)).toBe(true);
   expect(report.machine.cpus).toBeGreaterThan(0);
   const ids = report.comparisons.map((c) => c.id);
-  expect(ids).toEqual(expect.arrayContaining(['B1', 'B6']));
+  expect(ids).toEqual(expect.arrayContaining(['B1', 'B6', 'W1']));
   for (const c of report.comparisons) {
     expect(c.a.figure.median).toBeGreaterThan(0);
     expect(c.b.figure.median).toBeGreaterThan(0);
@@ -59,6 +59,17 @@ it('runs end to end and writes a well-formed Markdown report with its JSON twin'
     expect(typeof c.pass).toBe('boolean');
   }
   expect(report.exports?.map((e) => e.handlers)).toEqual([300, 600]);
+  // W1: every event delivered in each phase, each signature good.
+  const webhooks = report.webhooks!;
+  expect(webhooks.latency).toHaveLength(2);
+  for (const l of webhooks.latency) {
+    expect(l.events).toBeGreaterThan(0);
+    expect(l.undelivered).toBe(0);
+    expect(l.p99Ms.median).toBeGreaterThanOrEqual(l.p50Ms.median);
+  }
+  expect(webhooks.catchUp!.backlog).toBeGreaterThan(0);
+  expect(webhooks.catchUp!.undelivered).toBe(0);
+  expect(webhooks.badSignatures).toBe(0);
 
   const markdown = readFileSync(path.join(work, 'results', md!), 'utf8');
   expect(markdown).toMatch(/^# Benchmark results \d{4}-\d{2}-\d{2}/);
@@ -82,4 +93,5 @@ it('runs end to end and writes a well-formed Markdown report with its JSON twin'
     'result',
   ]);
   for (const id of ids) expect(rows.some((row) => row[0] === id)).toBe(true);
-}, 180_000);
+  expect(rows.some((row) => row[0] === 'W1 catch-up')).toBe(true);
+}, 240_000);

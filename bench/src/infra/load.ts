@@ -30,6 +30,8 @@ export interface LoadOptions {
   /** Seconds; ignored when `amount` is given. */
   duration?: number;
   amount?: number;
+  /** Requests per second over all connections (default: as fast as they answer). */
+  overallRate?: number;
   headers?: Record<string, string>;
 }
 
@@ -39,6 +41,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     connections: opts.connections,
     pipelining: opts.pipelining ?? 1,
     ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 10 }),
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
     headers: opts.headers ?? {},
     requests: opts.requests.map((r) => ({
       method: r.method ?? 'GET',
