@@ -508,6 +508,57 @@ describe('micro-cache of the public handler list', () => {
   });
 });
 
+describe('the directory’s pages through the gateway', () => {
+  // The CSP of services/handler-directory/src/plugins/pages.ts, as a browser must receive it.
+  const PAGES_CSP =
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+  it('serves the finder at /verzeichnis/ with its CSP, its script and stylesheet, still compressed by the directory', async () => {
+    await timed('finder page + assets', async () => {
+      const page = await fetch(`${gateway!.url}/verzeichnis/`, {
+        headers: { 'accept-encoding': 'br, gzip' },
+      });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('content-security-policy')).toBe(PAGES_CSP);
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      // The directory's brotli, passed on (nginx's gzip leaves an encoded answer alone).
+      expect(page.headers.get('content-encoding')).toBe('br');
+      expect(page.headers.get('x-request-id')!.split(',')).toHaveLength(1);
+      const html = await page.text();
+      expect(html).toContain('<h1>Nachsuchenführer in der Nähe</h1>');
+
+      const assets = [...html.matchAll(/(?:src|href)="(\/verzeichnis\/assets\/[^"]+)"/g)].map(
+        (match) => match[1]!,
+      );
+      expect(assets).toEqual([expect.stringMatching(/\.js$/), expect.stringMatching(/\.css$/)]);
+      for (const asset of assets) {
+        const res = await fetch(`${gateway!.url}${asset}`, {
+          headers: { 'accept-encoding': 'gzip' },
+        });
+        expect({ asset, status: res.status }).toEqual({ asset, status: 200 });
+        expect(res.headers.get('content-type')).toMatch(
+          /^text\/(?:javascript|css); charset=utf-8$/,
+        );
+        expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(res.headers.get('content-encoding')).toBe('gzip');
+        expect(res.headers.get('content-security-policy')).toBe(PAGES_CSP);
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      }
+      // What the finder asks for next, through the same origin.
+      const near = await call('/api/public/users?lat=52.52&lng=13.405&limit=20');
+      expect(near.status).toBe(200);
+    });
+  });
+
+  it('redirects /verzeichnis to /verzeichnis/', async () => {
+    const res = await call('/verzeichnis');
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('/verzeichnis/');
+  });
+});
+
 describe('an upstream that is down', () => {
   it("answers 503 in that service's envelope, and the other service keeps working", async () => {
     await platform!.handlerDirectory.process.stop('SIGTERM');
@@ -516,5 +567,17 @@ describe('an upstream that is down', () => {
     expect(res.json).toEqual({ success: false, message: 'Dienst vorübergehend nicht verfügbar' });
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
     expect((await call('/products?limit=1', { headers: apiKey })).status).toBe(200);
+  });
+});
+
+describe('the directory’s pages while the directory is down', () => {
+  it('answers a German page, 503, not the shop', async () => {
+    await platform!.handlerDirectory.process.stop('SIGTERM'); // stopped above already
+    const res = await call('/verzeichnis/');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
+    expect(res.text).toContain('Das Verzeichnis der Nachsuchenführer ist gerade nicht erreichbar');
   });
 });

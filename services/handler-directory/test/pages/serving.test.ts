@@ -1,0 +1,172 @@
+// How the directory serves its pages (src/plugins/pages.ts), through the real app: headers,
+// encodings, caching, the paths it answers and those it does not, and start-up without a build.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Fastify from 'fastify';
+import {
+  PAGES_DIR,
+  PAGES_PREFIX,
+  pagesContentSecurityPolicy,
+  servePages,
+} from '../../src/plugins/pages.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.request({ method: 'GET', url, headers });
+const built = (file: string) => readFileSync(path.join(PAGES_DIR, file));
+/** The finder's script and stylesheet, as its HTML names them. */
+const assets = () =>
+  [
+    ...built('index.html')
+      .toString('utf8')
+      .matchAll(/"\/verzeichnis\/(assets\/[^"]+)"/g),
+  ].map((match) => match[1]!);
+
+describe('the finder page', () => {
+  it('is served at /verzeichnis/ with the pages’ CSP and the other page headers, revalidated on every use', async () => {
+    const res = await get(PAGES_PREFIX);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toBe(built('index.html').toString('utf8'));
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    expect(res.headers['content-security-policy']).toBe(pagesContentSecurityPolicy());
+    expect(res.headers).toMatchObject({
+      'cache-control': 'no-cache',
+      'cross-origin-opener-policy': 'same-origin',
+      'permissions-policy': expect.stringContaining('geolocation=(self)'),
+      // Those of every answer of the service, from service-kit.
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      vary: 'accept-encoding',
+    });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    // The API's answers carry no page CSP.
+    const api = await get('/api/public/users');
+    expect(api.headers['content-security-policy']).toBeUndefined();
+  });
+
+  it('sends the smallest encoding the browser takes, precompressed, each with its own ETag, and 304 on it', async () => {
+    const original = built('index.html');
+    const br = await get(PAGES_PREFIX, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload)).toEqual(original);
+    const gzip = await get(PAGES_PREFIX, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload)).toEqual(original);
+    expect(
+      (await get(PAGES_PREFIX, { 'accept-encoding': 'br;q=0, gzip;q=0.5' })).headers[
+        'content-encoding'
+      ],
+    ).toBe('gzip');
+    expect(
+      (await get(PAGES_PREFIX, { 'accept-encoding': 'identity' })).headers['content-encoding'],
+    ).toBeUndefined();
+    const etags = new Set([br.headers.etag, gzip.headers.etag]);
+    expect(etags.size).toBe(2);
+
+    const again = await get(PAGES_PREFIX, {
+      'accept-encoding': 'br',
+      'if-none-match': br.headers.etag as string,
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers['content-security-policy']).toBe(pagesContentSecurityPolicy());
+  });
+
+  it('keeps its hashed script and stylesheet for a year, immutable', async () => {
+    const files = assets();
+    expect(files).toEqual([
+      expect.stringMatching(/^assets\/finder-[\w-]+\.js$/),
+      expect.stringMatching(/^assets\/finder-[\w-]+\.css$/),
+    ]);
+    const types = ['text/javascript; charset=utf-8', 'text/css; charset=utf-8'];
+    for (const [i, file] of files.entries()) {
+      const res = await get(PAGES_PREFIX + file, { 'accept-encoding': 'br' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe(types[i]);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(res.rawPayload)).toEqual(built(file));
+    }
+    const icon = await get(`${PAGES_PREFIX}favicon.svg`);
+    expect(icon.headers).toMatchObject({
+      'content-type': 'image/svg+xml',
+      'cache-control': 'no-cache',
+    });
+  });
+
+  it('redirects /verzeichnis to /verzeichnis/ and answers HEAD', async () => {
+    const res = await get('/verzeichnis');
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe(PAGES_PREFIX);
+    const head = await t.request({ method: 'HEAD', url: PAGES_PREFIX });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-security-policy']).toBe(pagesContentSecurityPolicy());
+  });
+
+  it('answers 404 in the German envelope for anything below the prefix that was not built, inside or outside the build folder', async () => {
+    for (const url of [
+      `${PAGES_PREFIX}nicht-da`,
+      `${PAGES_PREFIX}index.html.br`,
+      `${PAGES_PREFIX}assets/../index.html`,
+      `${PAGES_PREFIX}%2e%2e/package.json`,
+      `${PAGES_PREFIX}..%2f..%2fpackage.json`,
+    ]) {
+      const res = await get(url);
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 404 });
+      expect(res.json()).toEqual({ success: false, message: 'Ressource nicht gefunden' });
+    }
+  });
+
+  it('is neither in the OpenAPI document nor counted by the rate limit', async () => {
+    const doc = (await get('/openapi.json')).json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/verzeichnis'))).toEqual([]);
+    expect((await get('/api/public/users')).headers['x-ratelimit-limit']).toBeDefined();
+    expect((await get(PAGES_PREFIX)).headers['x-ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('without a build', () => {
+  it('starts, says so in one log line, and answers 404 at the prefix', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'pages-not-built-'));
+    const lines: string[] = [];
+    const app = Fastify({
+      logger: { level: 'warn', stream: { write: (l: string) => lines.push(l) } },
+    });
+    try {
+      await app.register(servePages(empty), { config: t.config, shared: undefined as never });
+      await app.ready();
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        level: 40,
+        msg: `pages not built: ${empty} has no index.html, ${PAGES_PREFIX} answers 404`,
+      });
+      for (const url of ['/verzeichnis', PAGES_PREFIX, `${PAGES_PREFIX}assets/x.js`]) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toMatchObject({
+          message:
+            'Die Seiten des Verzeichnisses sind nicht gebaut (pnpm build in services/handler-directory)',
+        });
+      }
+    } finally {
+      await app.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// The directory's API as the pages call it: openapi-fetch over the types openapi-typescript makes
+// of the committed OpenAPI document (generated/, written by generate-api-types.mjs before every
+// typecheck, lint and build). A path, parameter or field the document no longer has is a type
+// error in the page that uses it.
+import createClient from 'openapi-fetch';
+import type { components, paths } from './generated/handler-directory';
+
+export type PublicHandler = components['schemas']['PublicHandler'];
+
+/**
+ * The pages call the origin they came from (the directory itself, or the gateway in front of
+ * it), so every URL is relative and the CSP's `connect-src 'self'` holds. `no-cache`: every read
+ * is revalidated (the API's ETag turns it into a 304 without a body when nothing changed), so a
+ * page never shows a handler whose availability has ended from the browser's copy.
+ *
+ * Pages that sign in (the handler's page, the admin app) keep the bearer token in memory only: a
+ * variable of the page's script, passed here as `token`, never in localStorage, sessionStorage
+ * or a cookie. Reloading the page or logging out forgets it (web/README.md).
+ */
+export function apiClient(token?: () => string | undefined) {
+  const client = createClient<paths>({ baseUrl: '', cache: 'no-cache' });
+  if (token) {
+    client.use({
+      onRequest({ request }) {
+        const value = token();
+        if (value) request.headers.set('authorization', `Bearer ${value}`);
+        return request;
+      },
+    });
+  }
+  return client;
+}
+
+/**
+ * The text to show for a failed call: the API's own message (German) as it comes, else one of
+ * ours naming the status (a gateway or proxy answering in its own format).
+ */
+export function failureText(error: unknown, status: number): string {
+  if (typeof error === 'object' && error !== null && 'message' in error) {
+    const { message } = error;
+    if (typeof message === 'string' && message !== '') return message;
+  }
+  return `Das Verzeichnis hat die Anfrage nicht beantwortet (Status ${status}). Bitte später erneut versuchen.`;
+}
+
+/** When the request did not reach the directory at all (no network, or the connection broke). */
+export const OFFLINE_TEXT =
+  'Keine Verbindung zum Verzeichnis. Bitte Netzempfang prüfen und erneut versuchen.';
