@@ -244,6 +244,33 @@ describe('a write through one replica', () => {
     expect(names(await call(replica(directories[1]!), '/api/public/users'))).toContain(name);
     expect(names(await call(gateway.url, '/api/public/users'))).toContain(name);
   });
+
+  it('an availableUntil that passes leaves both replicas’ lists and the gateway’s copy, with no write', async () => {
+    const names = (answer: Answer) =>
+      (answer.json.data as Array<{ name: string }>).map((h) => h.name);
+    const token = await directoryToken(replica(directories[0]!));
+    const name = `Bald Weg ${randomBytes(3).toString('hex')}`;
+    const created = await call(replica(directories[0]!), '/api/users', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: {
+        name,
+        phone: '+49 30 555 0103',
+        availableUntil: new Date(Date.now() + 3_000).toISOString(),
+      },
+    });
+    expect(created.status).toBe(201);
+    const bases = [...directories.map(replica), gateway.url];
+    // Every replica and the gateway keep the list with the handler in it.
+    const before = await Promise.all(bases.map((base) => call(base, '/api/public/users')));
+    for (const answer of before) expect(names(answer)).toContain(name);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    for (const base of bases) {
+      const after = await call(base, '/api/public/users');
+      expect({ base, listed: names(after).includes(name) }).toEqual({ base, listed: false });
+      expect(after.headers.get('etag')).not.toBe(before[0]!.headers.get('etag'));
+    }
+  });
 });
 
 describe('one replica killed under load', () => {
