@@ -2,32 +2,25 @@
 // on every replica, with no write in between: the kept public list and its ETag turn over at the
 // earliest `availableUntil`; the paged and nearest-first lists agree.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { RedisServer, freePort, sleep } from '@dogshop/child-processes';
+import { sleep } from '@dogshop/child-processes';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
 import { createTestApp, type TestApp } from './support/app.js';
+import { startTwoReplicas, type TwoReplicas } from './support/replicas.js';
 import { expectDirectoryError } from './support/contract.js';
 import { createHandler, names } from './support/handlers.js';
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
 describe('availableUntil on two replicas (one database, one Redis)', () => {
-  let redis: RedisServer;
+  let replicas: TwoReplicas;
   let a: TestApp;
   let b: FastifyInstance;
 
   beforeAll(async () => {
-    redis = new RedisServer(await freePort());
-    await redis.start();
-    a = await createTestApp({ redisUrl: redis.url, seedDemo: false });
-    b = await buildApp(a.config);
-    await b.ready();
+    replicas = await startTwoReplicas({ seedDemo: false });
+    ({ a, b } = replicas);
   });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis?.remove();
-  });
+  afterAll(() => replicas?.close());
 
   const list = (app: FastifyInstance, query = '') =>
     app.inject({ method: 'GET', url: `/api/public/users${query}` });

@@ -5,10 +5,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PublicHandlerListResponseSchema } from '@dogshop/contracts/handler-directory';
-import { RedisServer, freePort, sleep } from '@dogshop/child-processes';
+import type { RedisServer } from '@dogshop/child-processes';
+import { sleep } from '@dogshop/child-processes';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
 import { createTestApp, type TestApp } from './support/app.js';
+import { startTwoReplicas, type TwoReplicas } from './support/replicas.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
 import { createHandler, names } from './support/handlers.js';
 import { bearer } from './support/tokens.js';
@@ -280,23 +281,16 @@ describe('one replica', () => {
 });
 
 describe('two replicas on one database and one Redis', () => {
-  let redis: RedisServer;
+  let replicas: TwoReplicas;
   let a: TestApp;
   let b: FastifyInstance;
+  let redis: RedisServer;
 
   beforeAll(async () => {
-    redis = new RedisServer(await freePort());
-    await redis.start();
-    a = await createTestApp({ redisUrl: redis.url });
-    // The same configuration, database included: a second replica (A's tokens work on it).
-    b = await buildApp(a.config);
-    await b.ready();
+    replicas = await startTwoReplicas();
+    ({ a, b, redis } = replicas);
   });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis?.remove();
-  });
+  afterAll(() => replicas?.close());
 
   const list = (app: FastifyInstance) => get(app, '/api/public/users');
   const namesOn = async (app: FastifyInstance) => names((await list(app)).json());
