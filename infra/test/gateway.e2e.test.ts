@@ -220,7 +220,7 @@ describe('admin journey through the gateway (handler directory)', () => {
       const bytes = Buffer.from(await csv.arrayBuffer());
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 byte-order mark
       expect(bytes.subarray(3).toString('utf8').split('\r\n')[0]).toBe(
-        'id,name,address,phone,type,available,lat,lng,createdAt,updatedAt',
+        'id,name,address,phone,type,available,availableUntil,availabilityConfirmedAt,lat,lng,createdAt,updatedAt',
       );
       expect(bytes.toString('utf8')).toContain(name);
 
