@@ -6,7 +6,7 @@ import { Aggregator, Query } from 'mingo';
 import { cloneDeep } from 'mingo/util';
 import { badValue, CommandError, type Doc } from '../errors.js';
 import { withId } from '../query/apply-update.js';
-import { mingoOptions } from '../query/find.js';
+import { idLookup, mingoOptions, sortDocuments } from '../query/find.js';
 import { isPlainObject } from '../storage/keys.js';
 import { collectionName, cursorReply, optionalDoc, type CommandHandler } from './context.js';
 
@@ -48,7 +48,18 @@ const aggregate: CommandHandler = (cmd, ctx) => {
     );
   }
 
-  let docs = ctx.store.collection(ctx.db, name)?.all() ?? [];
+  // A first $match that names documents by _id reads them through the _id index (find.ts).
+  const collection = ctx.store.collection(ctx.db, name);
+  const first = stages[0]?.$match;
+  const lookup = isPlainObject(first)
+    ? idLookup({ filter: first, ...(collation ? { collation } : {}) })
+    : undefined;
+  let docs: readonly Doc[] = !collection
+    ? []
+    : lookup
+      ? sortDocuments(collection.withIds(lookup.ids), { _id: 1 })
+      : collection.all();
+  if (lookup) stages = [{ $match: lookup.rest }, ...stages.slice(1)];
   let i = 0;
   for (; i < stages.length && '$match' in stages[i]!; i++) {
     docs = new Query(stages[i]!.$match as Doc, options).find(docs).all() as Doc[];

@@ -2,7 +2,7 @@
 // Reply: `{ lastErrorObject: { n, updatedExisting, upserted? }, value, ok }`. Unlike bulk writes,
 // a duplicate key here fails the whole command.
 import { CommandError, type Doc } from '../errors.js';
-import { runFind } from '../query/find.js';
+import { findIn, runFind } from '../query/find.js';
 import { updateDocuments } from '../query/update-documents.js';
 import { collectionName, optionalDoc, type CommandHandler } from './context.js';
 
@@ -34,14 +34,12 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
 
   if (remove) {
     const collection = ctx.store.collection(ctx.db, name);
-    const [doc] = collection
-      ? runFind(collection.all(), {
-          filter,
-          limit: 1,
-          ...(sort ? { sort } : {}),
-          ...(collation ? { collation } : {}),
-        })
-      : [];
+    const [doc] = findIn(collection, {
+      filter,
+      limit: 1,
+      ...(sort ? { sort } : {}),
+      ...(collation ? { collation } : {}),
+    });
     if (doc) {
       collection!.remove(doc);
       ctx.store.changed();

@@ -1,7 +1,7 @@
 // find / getMore / killCursors / count / distinct.
 import { badValue } from '../errors.js';
 import { fieldProjection } from '../query/field-projection.js';
-import { runFind } from '../query/find.js';
+import { findIn } from '../query/find.js';
 import { canonicalKey, pathValues } from '../storage/keys.js';
 import { batchReply } from '../wire/cursor-reply.js';
 import {
@@ -30,7 +30,7 @@ const find: CommandHandler = (cmd, ctx) => {
   // batches are sent), the results are stored documents, whose BSON is reused.
   const fields = spec.projection ? fieldProjection(spec.projection) : undefined;
   const { projection, ...unprojected } = spec;
-  const docs = collection ? runFind(collection.all(), fields ? unprojected : spec, collection) : [];
+  const docs = findIn(collection, fields ? unprojected : spec);
   // A negative limit historically means "one batch only".
   const cursorCmd = { ...cmd, singleBatch: cmd.singleBatch === true || (limit ?? 0) < 0 };
   return cursorReply(ctx, `${ctx.db}.${name}`, docs, cursorCmd, {
@@ -62,14 +62,12 @@ const count: CommandHandler = (cmd, ctx) => {
   const skip = optionalNumber(cmd, 'skip');
   const limit = optionalNumber(cmd, 'limit');
   const collation = optionalDoc(cmd, 'collation');
-  const n = collection
-    ? runFind(collection.all(), {
-        filter: optionalDoc(cmd, 'query') ?? {},
-        ...(skip ? { skip } : {}),
-        ...(limit ? { limit } : {}),
-        ...(collation ? { collation } : {}),
-      }).length
-    : 0;
+  const n = findIn(collection, {
+    filter: optionalDoc(cmd, 'query') ?? {},
+    ...(skip ? { skip } : {}),
+    ...(limit ? { limit } : {}),
+    ...(collation ? { collation } : {}),
+  }).length;
   return { n, ok: 1 };
 };
 
@@ -78,12 +76,10 @@ const distinct: CommandHandler = (cmd, ctx) => {
   if (typeof cmd.key !== 'string') throw badValue("BSON field 'distinct.key' is missing");
   const collection = ctx.store.collection(ctx.db, name);
   const collation = optionalDoc(cmd, 'collation');
-  const docs = collection
-    ? runFind(collection.all(), {
-        filter: optionalDoc(cmd, 'query') ?? {},
-        ...(collation ? { collation } : {}),
-      })
-    : [];
+  const docs = findIn(collection, {
+    filter: optionalDoc(cmd, 'query') ?? {},
+    ...(collation ? { collation } : {}),
+  });
   const path = cmd.key.split('.');
   const seen = new Map<string, unknown>();
   for (const doc of docs) {

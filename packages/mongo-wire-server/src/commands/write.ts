@@ -3,7 +3,7 @@
 // stop the batch — exactly how MongoDB reports bulk write results.
 import { CommandError, toErrorFields, type Doc } from '../errors.js';
 import { isReplacement, withId } from '../query/apply-update.js';
-import { runFind } from '../query/find.js';
+import { findIn } from '../query/find.js';
 import { updateDocuments } from '../query/update-documents.js';
 import { isPlainObject } from '../storage/keys.js';
 import { collectionName, optionalDoc, type CommandHandler } from './context.js';
@@ -97,7 +97,7 @@ const del: CommandHandler = (cmd, ctx) => {
     const collection = ctx.store.collection(ctx.db, name);
     if (!collection) return;
     const collation = optionalDoc(stmt, 'collation');
-    const matches = runFind(collection.all(), {
+    const matches = findIn(collection, {
       filter: optionalDoc(stmt, 'q') ?? {},
       limit: Number(stmt.limit) === 1 ? 1 : 0,
       ...(collation ? { collation } : {}),

@@ -67,7 +67,9 @@ export function applyUpdate(original: Doc, u: unknown, opts: UpdateOptions = {})
       }
       modifier[op] = op === '$set' ? { ...(modifier.$set as Doc), ...(fields as Doc) } : fields;
     }
-    next = cloneDeep<Doc>(original);
+    const simple = isSimpleSetUnset(modifier);
+    // The simple case changes top-level fields only: a shallow copy keeps the original intact.
+    next = simple ? { ...original } : cloneDeep<Doc>(original);
     // mingo refuses any operator on `_id`, but MongoDB accepts `$set`/`$setOnInsert` of `_id`
     // when it doesn't change it, and uses it when an upsert inserts. Handle that case here.
     const set = modifier.$set as Doc | undefined;
@@ -77,7 +79,9 @@ export function applyUpdate(original: Doc, u: unknown, opts: UpdateOptions = {})
       if (original._id === undefined) next = { _id, ...next };
       else assertSameId(original._id, _id);
     }
-    if (
+    if (simple) {
+      applySetUnset(next, modifier);
+    } else if (
       Object.values(modifier).some(
         (fields) => isPlainObject(fields) && Object.keys(fields).length > 0,
       )
@@ -98,6 +102,34 @@ export function applyUpdate(original: Doc, u: unknown, opts: UpdateOptions = {})
   }
   if (original._id !== undefined) assertSameId(original._id, next._id);
   return next;
+}
+
+/**
+ * `$set` and `$unset` of top-level fields only (no dots, no `$`, no `_id` to unset, no field in
+ * both): the commonest update (Mongoose's), applied without mingo, whose updater builds its
+ * operator tables anew on every call. The result is mingo's: a set field keeps its place, a new
+ * one goes last in the order given, an unset one goes.
+ */
+function isSimpleSetUnset(modifier: Doc): boolean {
+  const { $set = {}, $unset = {}, ...others } = modifier;
+  if (Object.keys(others).length > 0 || !isPlainObject($set) || !isPlainObject($unset)) {
+    return false;
+  }
+  const simpleName = (name: string) =>
+    name !== '' && name !== '__proto__' && !name.includes('.') && !name.startsWith('$');
+  const setNames = Object.keys($set).filter((name) => name !== '_id');
+  const unsetNames = Object.keys($unset);
+  return (
+    setNames.every(simpleName) &&
+    unsetNames.every((name) => simpleName(name) && name !== '_id' && !(name in $set))
+  );
+}
+
+function applySetUnset(doc: Doc, modifier: Doc): void {
+  for (const name of Object.keys((modifier.$unset as Doc | undefined) ?? {})) delete doc[name];
+  for (const [name, value] of Object.entries((modifier.$set as Doc | undefined) ?? {})) {
+    doc[name] = value;
+  }
 }
 
 function immutableId(): never {

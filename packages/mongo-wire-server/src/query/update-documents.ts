@@ -4,7 +4,7 @@
 import type { Doc } from '../errors.js';
 import type { Store } from '../storage/store.js';
 import { applyUpdate, buildUpsertDocument, sameDocument } from './apply-update.js';
-import { runFind } from './find.js';
+import { findIn } from './find.js';
 
 export interface UpdateStatement {
   filter: Doc;
@@ -32,14 +32,12 @@ export function updateDocuments(
   stmt: UpdateStatement,
 ): UpdateOutcome {
   const collection = store.collection(db, name);
-  const matches = collection
-    ? runFind(collection.all(), {
-        filter: stmt.filter,
-        ...(stmt.sort ? { sort: stmt.sort } : {}),
-        ...(stmt.collation ? { collation: stmt.collation } : {}),
-        limit: stmt.multi ? 0 : 1,
-      })
-    : [];
+  const matches = findIn(collection, {
+    filter: stmt.filter,
+    ...(stmt.sort ? { sort: stmt.sort } : {}),
+    ...(stmt.collation ? { collation: stmt.collation } : {}),
+    limit: stmt.multi ? 0 : 1,
+  });
 
   if (matches.length === 0) {
     if (!stmt.upsert) return { matched: 0, modified: 0 };

@@ -1,6 +1,9 @@
 // One collection: documents in insertion order (MongoDB's natural order for a fresh collection),
 // keyed by canonical _id, plus index definitions. Stored documents are never mutated in place —
-// updates replace them — so cursors can hold references to a consistent snapshot cheaply.
+// updates replace them — so cursors can hold references to a consistent snapshot cheaply. The map
+// by canonical _id is the collection's _id index: `withIds` reads documents through it (a find,
+// update or delete whose filter names its documents by _id, see query/find.ts's findIn), and
+// every change and every undo of a transaction keeps it, so it never needs rebuilding.
 import { UUID } from 'bson';
 import { CommandError, type Doc } from '../errors.js';
 import { canonicalKey } from './keys.js';
@@ -20,7 +23,19 @@ function distinguishingKey(spec: IndexSpec): string {
 }
 
 export class Collection {
+  /** The documents by canonical _id, in natural order (unless `disordered`, see `ordinals`). */
   private readonly docs = new Map<string, Doc>();
+  /**
+   * Each document's place in natural order, increasing with every insert. A document a
+   * transaction's abort puts back goes to the end of `docs` with its old ordinal, which marks the
+   * map `disordered`; the next read sorts it once (rather than every put-back costing a pass
+   * over the whole map).
+   */
+  private readonly ordinals = new Map<string, number>();
+  private nextOrdinal = 0;
+  /** At least the highest ordinal in `docs`: an append below it may break the order. */
+  private highestOrdinal = -1;
+  private disordered = false;
   private readonly indexes: IndexSpec[] = [ID_INDEX];
   private readonly uniques = new Map<string, UniqueIndex>();
   /**
@@ -50,7 +65,51 @@ export class Collection {
 
   /** The documents in storage order: shared, so callers must not modify the array. */
   all(): readonly Doc[] {
+    if (this.disordered) this.restoreOrder();
     return (this.snapshot ??= Array.from(this.docs.values()));
+  }
+
+  /**
+   * The stored documents with these `_id`s (each once, in the order first named; ids that match
+   * none are skipped), found by canonical key like mongod's _id index finds them: equal as BSON
+   * values, so 1, 1.0 and NumberLong(1) are one id.
+   */
+  withIds(ids: readonly unknown[]): Doc[] {
+    const found = new Map<string, Doc>();
+    for (const id of ids) {
+      const key = canonicalKey(id);
+      const doc = this.docs.get(key);
+      if (doc && !found.has(key)) found.set(key, doc);
+    }
+    return Array.from(found.values());
+  }
+
+  /** Puts `docs` back in natural order (ordinal order) after documents were put back. */
+  private restoreOrder(): void {
+    const entries = Array.from(this.docs).sort(
+      ([a], [b]) => this.ordinals.get(a)! - this.ordinals.get(b)!,
+    );
+    this.docs.clear();
+    for (const [key, doc] of entries) this.docs.set(key, doc);
+    this.disordered = false;
+    this.highestOrdinal = entries.length > 0 ? this.ordinals.get(entries.at(-1)![0])! : -1;
+  }
+
+  /** Adds a document at the end of `docs` with its ordinal (a new one, or the one it had). */
+  private append(idKey: string, doc: Doc, ordinal: number): void {
+    this.docs.set(idKey, doc);
+    this.ordinals.set(idKey, ordinal);
+    if (ordinal < this.highestOrdinal) this.disordered = true;
+    else this.highestOrdinal = ordinal;
+  }
+
+  private detach(idKey: string): void {
+    const ordinal = this.ordinals.get(idKey);
+    this.docs.delete(idKey);
+    this.ordinals.delete(idKey);
+    // Ordinals are distinct integers: without the highest, the rest are below it. (So undoing
+    // a transaction's inserts and making them again, as a read outside it does, needs no sort.)
+    if (ordinal === this.highestOrdinal) this.highestOrdinal = ordinal - 1;
   }
 
   /**
@@ -86,9 +145,10 @@ export class Collection {
     if (this.docs.has(idKey)) throw duplicateKeyError(this.ns, ID_INDEX, { _id: doc._id });
     for (const index of this.uniques.values()) index.check(doc, idKey);
     for (const index of this.uniques.values()) index.add(doc, idKey);
-    this.docs.set(idKey, doc);
+    const ordinal = this.nextOrdinal++;
+    this.append(idKey, doc, ordinal);
     this.changed();
-    this.journal?.entries?.push({ kind: 'insert', collection: this, doc });
+    this.journal?.entries?.push({ kind: 'insert', collection: this, doc, ordinal });
   }
 
   /** Swaps a stored document for its updated version (same `_id`), keeping its position. */
@@ -111,14 +171,11 @@ export class Collection {
 
   remove(doc: Doc): void {
     const idKey = canonicalKey(doc._id);
-    const entries = this.journal?.entries;
-    if (entries) {
-      // Only inside a transaction: the position lets an abort restore the natural order.
-      const position = Array.from(this.docs.keys()).indexOf(idKey);
-      entries.push({ kind: 'remove', collection: this, doc, position });
-    }
+    // Inside a transaction the ordinal lets an abort put the document back in its place.
+    const ordinal = this.ordinals.get(idKey)!;
+    this.journal?.entries?.push({ kind: 'remove', collection: this, doc, ordinal });
     for (const index of this.uniques.values()) index.remove(doc, idKey);
-    this.docs.delete(idKey);
+    this.detach(idKey);
     this.changed();
   }
 
@@ -137,10 +194,7 @@ export class Collection {
       case 'remove': {
         const idKey = canonicalKey(entry.doc._id);
         for (const index of this.uniques.values()) index.add(entry.doc, idKey);
-        const all = Array.from(this.docs);
-        all.splice(entry.position, 0, [idKey, entry.doc]);
-        this.docs.clear();
-        for (const [key, doc] of all) this.docs.set(key, doc);
+        this.append(idKey, entry.doc, entry.ordinal);
         break;
       }
       case 'createIndex': {
@@ -161,7 +215,7 @@ export class Collection {
       case 'insert': {
         const idKey = canonicalKey(entry.doc._id);
         for (const index of this.uniques.values()) index.add(entry.doc, idKey);
-        this.docs.set(idKey, entry.doc);
+        this.append(idKey, entry.doc, entry.ordinal);
         break;
       }
       case 'replace':
@@ -191,7 +245,7 @@ export class Collection {
   private rawRemove(doc: Doc): void {
     const idKey = canonicalKey(doc._id);
     for (const index of this.uniques.values()) index.remove(doc, idKey);
-    this.docs.delete(idKey);
+    this.detach(idKey);
   }
 
   /** Returns false when an identical index already exists (MongoDB treats that as a no-op). */

@@ -6,11 +6,11 @@ import type { Doc } from '../errors.js';
 import type { Collection } from './collection.js';
 import type { IndexSpec } from './unique-index.js';
 
+/** `ordinal`: the document's place in storage (natural) order, to put it back there. */
 export type UndoEntry =
-  | { kind: 'insert'; collection: Collection; doc: Doc }
+  | { kind: 'insert'; collection: Collection; doc: Doc; ordinal: number }
   | { kind: 'replace'; collection: Collection; before: Doc; after: Doc }
-  /** `position`: where the document was in storage (natural) order, to put it back there. */
-  | { kind: 'remove'; collection: Collection; doc: Doc; position: number }
+  | { kind: 'remove'; collection: Collection; doc: Doc; ordinal: number }
   | { kind: 'createIndex'; collection: Collection; spec: IndexSpec }
   | { kind: 'createCollection'; collection: Collection };
 

@@ -1,5 +1,6 @@
-// Secondary indexes. Only `unique` ones change behaviour (queries scan anyway, which is fine at
-// development scale); the rest are kept so listIndexes/createIndexes answer like MongoDB.
+// Secondary indexes. Only `unique` ones change behaviour (queries scan anyway, apart from
+// lookups by `_id`, see collection.ts, which is fine at development scale); the rest are kept so
+// listIndexes/createIndexes answer like MongoDB.
 import { Query } from 'mingo';
 import { CommandError, type Doc } from '../errors.js';
 import { canonicalKey, formatKeyValue, pathValues } from './keys.js';
