@@ -6,9 +6,21 @@ import {
   type HandlerChange,
   type ImportReport,
 } from '@dogshop/contracts/handler-directory';
+import { startMongoWireServer } from '@dogshop/mongo-wire-server';
+import { HttpError } from '@dogshop/service-kit';
 import ExcelJS from 'exceljs';
+import { mongo, trusted } from 'mongoose';
+import { openDirectoryDb } from '../src/db/connection.js';
+import type { HandlerRecord } from '../src/db/handler-model.js';
+import {
+  IMPORT_TOO_LONG,
+  importHandlers,
+  transactionOutOfTime,
+} from '../src/modules/handlers/import.js';
+import { nameSortKey, searchTextOf } from '../src/modules/handlers/name-sort.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
+import { uniqueDbName } from './support/database.js';
 import { createHandler } from './support/handlers.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -359,5 +371,202 @@ describe('refusals', () => {
       as: t.admin,
     });
     expect(csvElsewhere.statusCode).toBe(415);
+  });
+});
+
+describe('many updates', () => {
+  it('applies a file of 400 updates: every record as the file says, one history entry per changed handler', async () => {
+    const COUNT = 400;
+    // Written straight to the database: no history of their own.
+    const inserted = await t.app.db.handlers.insertMany(
+      Array.from({ length: COUNT }, (_, i) => ({
+        name: `Viele ${String(i).padStart(3, '0')}`,
+        phone: `0171 ${i}`,
+        ...(i % 2 === 0 ? { address: `Weg ${i}` } : {}),
+        available: true,
+      })),
+    );
+    const ids = inserted.map((doc) => doc._id.toHexString());
+    const before = new Map((await allHandlers()).map((h) => [h._id, h]));
+    const until = future();
+
+    // Row i: every fourth unchanged; the others each change something else.
+    type Expected = { fields: string[]; handler: Partial<Handler> };
+    const expected = new Map<string, Expected>();
+    const rows = ['id,name,phone,address,available,availableUntil,lat,lng'];
+    ids.forEach((id, i) => {
+      const old = before.get(id)!;
+      const row = {
+        name: old.name,
+        phone: old.phone,
+        address: old.address ?? '',
+        available: String(old.available),
+        availableUntil: '',
+        lat: '',
+        lng: '',
+      };
+      let fields: string[] = [];
+      // Even rows have an address, odd ones none.
+      switch (i % 4) {
+        case 1:
+          row.name = `Umbenannt Ärger ${i}`;
+          row.address = `Neue Straße ${i}`;
+          fields = ['name', 'address'];
+          break;
+        case 2:
+          row.phone = `+49 30 ${i}`;
+          row.address = '';
+          row.lat = '52.5';
+          row.lng = String(13 + i / 1000);
+          fields = ['phone', 'address', 'gps'];
+          break;
+        case 3:
+          row.available = 'false';
+          row.availableUntil = until;
+          fields = ['available', 'availableUntil', 'availabilityConfirmedAt'];
+          break;
+      }
+      const handler: Partial<Handler> = {
+        name: row.name,
+        phone: row.phone,
+        available: row.available === 'true',
+        availableUntil: row.availableUntil || null,
+        ...(row.address ? { address: row.address } : {}),
+        ...(row.lat ? { gps: { lat: Number(row.lat), lng: Number(row.lng) } } : {}),
+      };
+      expected.set(id, { fields, handler });
+      rows.push(
+        [id, row.name, row.phone, row.address, row.available, row.availableUntil, row.lat, row.lng]
+          .map((cell) => `"${cell}"`)
+          .join(','),
+      );
+    });
+    const changed = ids.filter((id) => expected.get(id)!.fields.length > 0);
+
+    const applied = report(await importFile(rows.join('\r\n'), { query: '?dryRun=false' }));
+    expect(applied.summary).toEqual({
+      rows: COUNT,
+      create: 0,
+      update: changed.length,
+      unchanged: COUNT - changed.length,
+      invalid: 0,
+    });
+
+    // Every record: the file's values, the rest as before.
+    const after = new Map((await allHandlers()).map((h) => [h._id, h]));
+    for (const id of ids) {
+      const { fields, handler } = expected.get(id)!;
+      const old = before.get(id)!;
+      const now = after.get(id)!;
+      expect(now).toMatchObject(handler);
+      if (!('address' in handler)) expect(now).not.toHaveProperty('address');
+      if (!('gps' in handler)) expect(now).not.toHaveProperty('gps');
+      if (fields.length === 0) {
+        expect(now).toEqual(old);
+      } else {
+        expect(Date.parse(now.updatedAt)).toBeGreaterThan(Date.parse(old.updatedAt));
+        expect(now.createdAt).toBe(old.createdAt);
+      }
+      if (fields.includes('availabilityConfirmedAt')) {
+        expect(now.availabilityConfirmedAt).not.toBe(old.availabilityConfirmedAt);
+      } else {
+        expect(now.availabilityConfirmedAt).toBe(old.availabilityConfirmedAt);
+      }
+    }
+    // The stored sort key and search text follow the new names, addresses and phones.
+    const records = await t.app.db.handlers
+      .find({ _id: trusted({ $in: inserted.map((doc) => doc._id) }) })
+      .lean<HandlerRecord[]>();
+    expect(records).toHaveLength(COUNT);
+    for (const record of records) {
+      expect(record.nameSort).toBe(nameSortKey(record.name));
+      expect(record.searchText).toBe(searchTextOf(record));
+    }
+    const search = async (q: string) =>
+      (
+        await t.request({
+          method: 'GET',
+          url: `/api/users?q=${encodeURIComponent(q)}`,
+          as: t.admin,
+        })
+      )
+        .json<{ data: Handler[] }>()
+        .data.map((h) => h.name);
+    expect(await search('umbenannt arger 5')).toEqual(
+      ids
+        .map((id) => expected.get(id)!.handler.name!)
+        .filter((name) => name.startsWith('Umbenannt Ärger 5'))
+        .sort((a, b) => (nameSortKey(a) < nameSortKey(b) ? -1 : 1)),
+    );
+    expect(await search('viele 005')).toEqual([]);
+    expect(await search('neue strasse 397')).toEqual(['Umbenannt Ärger 397']);
+
+    // The history: one import entry per changed handler, naming exactly its changed fields.
+    const actor = { id: t.admin.id, username: t.admin.username, role: 'admin' };
+    for (const id of ids) {
+      const entries = await history(id);
+      const { fields } = expected.get(id)!;
+      if (fields.length === 0) {
+        expect(entries).toEqual([]);
+        continue;
+      }
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ action: 'import', actor, handlerId: id });
+      expect(entries[0]!.changes.map((c) => c.field).sort()).toEqual([...fields].sort());
+      const old = before.get(id)!;
+      const now = after.get(id)!;
+      for (const change of entries[0]!.changes) {
+        const field = change.field as keyof Handler;
+        expect(change.before).toEqual(old[field] ?? null);
+        expect(change.after).toEqual(now[field] ?? null);
+      }
+    }
+  }, 120_000);
+});
+
+describe('a transaction the database aborts for its length', () => {
+  it('is answered 503 with nothing applied, not retried for minutes', async () => {
+    // A stand-in whose lifetime limit (5 ms) no transaction of 2,000 rows keeps.
+    const server = await startMongoWireServer({
+      log: () => {},
+      transactionLifetimeLimitSeconds: 0.005,
+    });
+    const db = await openDirectoryDb(server.uri, { dbName: uniqueDbName('import_long') });
+    try {
+      const file = `name,phone\r\n${Array.from({ length: 2_000 }, (_, i) => `Lang ${i},${i}`).join('\r\n')}`;
+      const writer = { db, changed: async () => {}, actor: null };
+      const failed = await importHandlers(
+        writer,
+        { bytes: Buffer.from(file), format: 'csv' },
+        false,
+        new Date(),
+        // Any attempt that failed is one too long here: no second one.
+        { attemptLimitMs: 0 },
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failed).toBeInstanceOf(HttpError);
+      expect(failed).toMatchObject({ statusCode: 503, message: IMPORT_TOO_LONG });
+      expect(await db.handlers.countDocuments()).toBe(0);
+      expect(await db.history.countDocuments()).toBe(0);
+    } finally {
+      await db.close();
+      await server.close();
+    }
+  });
+
+  it('the driver giving up its retries (NoSuchTransaction, TransientTransactionError) counts as too long', () => {
+    const aborted = new mongo.MongoServerError({
+      ok: 0,
+      code: 251,
+      codeName: 'NoSuchTransaction',
+      errmsg: 'Transaction with { txnNumber: 2 } has been aborted.',
+      errorLabels: ['TransientTransactionError'],
+    });
+    expect(transactionOutOfTime(aborted)).toBe(true);
+    const duplicate = new mongo.MongoServerError({ ok: 0, code: 11000, errmsg: 'E11000' });
+    expect(transactionOutOfTime(duplicate)).toBe(false);
+    expect(transactionOutOfTime(new Error('other'))).toBe(false);
   });
 });

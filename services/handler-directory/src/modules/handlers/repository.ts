@@ -12,7 +12,7 @@ import { mongo, trusted, type ClientSession } from 'mongoose';
 import type { DirectoryDb } from '../../db/connection.js';
 import type { HandlerRecord } from '../../db/handler-model.js';
 import { FIELD_ENTRIES, type HandlerChanges, type StoredHandler } from './fields.js';
-import { foldText, searchTextOf } from './name-sort.js';
+import { foldText, nameSortKey, searchTextOf } from './name-sort.js';
 
 /** Lists and exports: by name (German dictionary order), ties by id. */
 export const BY_NAME = { nameSort: 1, _id: 1 } as const;
@@ -263,4 +263,85 @@ export async function fillMissingSearchText(db: DirectoryDb): Promise<number> {
     })),
   );
   return missing.length;
+}
+
+/**
+ * The whole stored records of the handlers with these ids (lower-case ObjectId strings), in any
+ * order, read in the write's session (the import reads those it updates this way, up to 1,000 a
+ * query): one `$in` query, raw like the lists (see decodeRecords).
+ */
+export async function findHandlerRecordsByIds(
+  db: DirectoryDb,
+  ids: readonly string[],
+  session: ClientSession,
+): Promise<HandlerRecord[]> {
+  if (ids.length === 0) return [];
+  const raw = await handlerDocuments(db)
+    .find(
+      { _id: { $in: ids.map((id) => new mongo.ObjectId(id)) } },
+      { session, batchSize: ids.length, raw: true },
+    )
+    .toArray();
+  return decodeRecords(raw);
+}
+
+/** One handler's update for updateHandlers: its stored record, and what to set and unset. */
+export interface HandlerUpdate {
+  before: HandlerRecord;
+  changes: HandlerChanges;
+}
+
+/**
+ * Sets and unsets fields of many handlers in one bulk write, in the write's session (the
+ * import's updates, up to 1,000 a call), keeping what updateHandler keeps: the name's sort key
+ * (Mongoose's update hook sets it for single updates only), the search text, and the model's
+ * validators for the changed values (a bulk write runs none: Mongoose 9 casts bulk updates but
+ * has no runValidators for them, so each handler's changed paths are validated here first, with
+ * the same validators, as update validators would). The records after the write, in order:
+ * `before` with the changes, and the one `updatedAt` the write set on all of them (the changes
+ * hold stored values, see fields.ts, which the model stores as they are).
+ */
+export async function updateHandlers(
+  db: DirectoryDb,
+  updates: readonly HandlerUpdate[],
+  session: ClientSession,
+): Promise<HandlerRecord[]> {
+  if (updates.length === 0) return [];
+  const updatedAt = new Date();
+  const planned = await Promise.all(
+    updates.map(async ({ before, changes: { set, unset } }) => {
+      const unsetNames = Object.keys(unset);
+      await db.handlers.validate(
+        { ...set, ...Object.fromEntries(unsetNames.map((name) => [name, undefined])) },
+        [...Object.keys(set), ...unsetNames],
+      );
+      const after: HandlerRecord = { ...before, ...set, updatedAt };
+      for (const name of unsetNames) delete after[name as keyof HandlerRecord];
+      const $set: Partial<HandlerRecord> = { ...set, updatedAt };
+      if (typeof set.name === 'string') $set.nameSort = after.nameSort = nameSortKey(set.name);
+      const touchesSearch = ['name', 'address', 'phone'].some(
+        (name) => name in set || name in unset,
+      );
+      if (touchesSearch || !before.searchText) {
+        $set.searchText = after.searchText = searchTextOf(after);
+      }
+      const operation = {
+        updateOne: {
+          filter: { _id: before._id },
+          update: { $set, ...(unsetNames.length > 0 ? { $unset: unset } : {}) },
+          // updatedAt is in $set, one time for all, so that the records returned are exact.
+          timestamps: false,
+        },
+      };
+      return { after, operation };
+    }),
+  );
+  const result = await db.handlers.bulkWrite(
+    planned.map((p) => p.operation),
+    { session, ordered: true },
+  );
+  if (result.matchedCount !== updates.length) {
+    throw new Error(`updateHandlers: ${updates.length - result.matchedCount} handler(s) not found`);
+  }
+  return planned.map((p) => p.after);
 }
