@@ -73,6 +73,10 @@ export const IMPORT_MESSAGES = {
   duplicateColumn: (header: string) => `Ungültige Anfrage: die Spalte ${header} kommt mehrfach vor`,
   columnsTogether: (headers: readonly string[]) =>
     `Ungültige Anfrage: die Spalten ${headers.join(' und ')} nur gemeinsam`,
+  // The transaction ran past the database's lifetime limit: 503 (nothing applied), not 500.
+  tooLong:
+    'Import nicht angewendet: die Transaktion dauerte zu lange und wurde von der Datenbank ' +
+    'abgebrochen; bitte später erneut versuchen oder die Datei in kleinere Dateien aufteilen',
   refused: (rows: number) =>
     `Import nicht angewendet: ${rows} ${rows === 1 ? 'Zeile' : 'Zeilen'} mit Problemen`,
 } as const;

@@ -12,12 +12,9 @@ import ExcelJS from 'exceljs';
 import { mongo, trusted } from 'mongoose';
 import { openDirectoryDb } from '../src/db/connection.js';
 import type { HandlerRecord } from '../src/db/handler-model.js';
-import {
-  IMPORT_TOO_LONG,
-  importHandlers,
-  transactionOutOfTime,
-} from '../src/modules/handlers/import.js';
+import { importHandlers, transactionOutOfTime } from '../src/modules/handlers/import.js';
 import { nameSortKey, searchTextOf } from '../src/modules/handlers/name-sort.js';
+import { IMPORT_MESSAGES } from '../src/messages.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
 import { uniqueDbName } from './support/database.js';
@@ -547,7 +544,7 @@ describe('a transaction the database aborts for its length', () => {
         (error: unknown) => error,
       );
       expect(failed).toBeInstanceOf(HttpError);
-      expect(failed).toMatchObject({ statusCode: 503, message: IMPORT_TOO_LONG });
+      expect(failed).toMatchObject({ statusCode: 503, message: IMPORT_MESSAGES.tooLong });
       expect(await db.handlers.countDocuments()).toBe(0);
       expect(await db.history.countDocuments()).toBe(0);
     } finally {

@@ -418,15 +418,6 @@ async function plan(
 class HandlerGone extends Error {}
 
 /**
- * The answer when the import's transaction could not be completed in time: 503 (the service
- * cannot do it now; nothing was applied), not 500. Beside IMPORT_MESSAGES' texts in spirit;
- * kept here until messages.ts takes it.
- */
-export const IMPORT_TOO_LONG =
-  'Import nicht angewendet: die Transaktion dauerte zu lange und wurde von der Datenbank ' +
-  'abgebrochen; bitte später erneut versuchen oder die Datei in kleinere Dateien aufteilen';
-
-/**
  * How long an attempt of the import's transaction may have run when it failed for the driver to
  * run it again: MongoDB aborts a transaction open longer than its transactionLifetimeLimitSeconds
  * (60 s by default, the stand-in likewise), its next statement or commit then fails with
@@ -547,7 +538,7 @@ async function apply(
 /**
  * Imports a CSV or XLSX file: reports per row what happens (`dryRun`), or applies every row
  * (`applied`), or none when a row has a problem (then `applied` is false with `dryRun` false).
- * A transaction that cannot be completed in time is a 503 (IMPORT_TOO_LONG), nothing applied.
+ * A transaction that cannot be completed in time is a 503 (IMPORT_MESSAGES.tooLong), nothing applied.
  */
 export async function importHandlers(
   writer: HandlerWriter,
@@ -570,7 +561,7 @@ export async function importHandlers(
       }
       return { ...result, applied: true };
     } catch (error) {
-      if (transactionOutOfTime(error)) throw new HttpError(503, IMPORT_TOO_LONG);
+      if (transactionOutOfTime(error)) throw new HttpError(503, IMPORT_MESSAGES.tooLong);
       // Planned again, the deleted handler's row is a problem ("kein Hundeführer …").
       if (!(error instanceof HandlerGone) || attempt === REPLANS) throw error;
     }
