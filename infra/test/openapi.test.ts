@@ -50,6 +50,8 @@ const PUBLIC_OPERATIONS = [
   'get /ready',
   'get /api/public/users',
   'post /api/auth/login',
+  // The one-time token in the body is the credential.
+  'post /api/auth/set-password',
 ];
 
 type Media = { example?: unknown; examples?: Record<string, unknown>; schema?: JsonObject };

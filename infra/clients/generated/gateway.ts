@@ -3530,21 +3530,30 @@ export interface operations {
                  * @example müller
                  */
                 q?: string;
-                /** @description true: only handlers listed publicly now (`available` and `availableUntil` not passed); false: only the others */
+                /**
+                 * @description true: only handlers listed publicly now (`available` and `availableUntil` not passed); false: only the others
+                 * @example true
+                 */
                 available?: boolean;
                 /**
                  * @description Only this type code
                  * @example SW
                  */
                 type?: string;
-                /** @description `name` (default; German dictionary order) or `updatedAt` (newest first) */
+                /**
+                 * @description `name` (default; German dictionary order) or `updatedAt` (newest first)
+                 * @example updatedAt
+                 */
                 sort?: "name" | "updatedAt";
                 /**
                  * @description Page size: at most this many handlers, and `next_cursor` when more follow. Without it: every match. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
                  * @example 50
                  */
                 limit?: number;
-                /** @description The `next_cursor` of the previous page (opaque), with `limit` and the same `sort`: the page after it */
+                /**
+                 * @description The `next_cursor` of the previous page (opaque), with `limit` and the same `sort`: the page after it
+                 * @example WyJhbm5hIGJlcmdtYW5uIiwiNjY1ZjFjMmFiNGQzZThhMWMyZjBiMTIzIl0
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -3879,7 +3888,10 @@ export interface operations {
                  * @example müller
                  */
                 q?: string;
-                /** @description true: only handlers listed publicly now (`available` and `availableUntil` not passed); false: only the others */
+                /**
+                 * @description true: only handlers listed publicly now (`available` and `availableUntil` not passed); false: only the others
+                 * @example true
+                 */
                 available?: boolean;
                 /**
                  * @description Only this type code
@@ -4041,7 +4053,10 @@ export interface operations {
     importHandlers: {
         parameters: {
             query?: {
-                /** @description true (default): only report what would happen; false: apply every row, or none when any row has a problem */
+                /**
+                 * @description true (default): only report what would happen; false: apply every row, or none when any row has a problem
+                 * @example false
+                 */
                 dryRun?: boolean;
             };
             header?: never;
@@ -5181,9 +5196,15 @@ export interface operations {
     getHandlerHistory: {
         parameters: {
             query?: {
-                /** @description Page size (default 50). Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`. */
+                /**
+                 * @description Page size (default 50). Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description The `next_cursor` of the previous page: the older entries after it */
+                /**
+                 * @description The `next_cursor` of the previous page: the older entries after it
+                 * @example WzE3NzQwODAwMDAwMDAsIjY2NWYxYzJhYjRkM2U4YTFjMmYwYzAwMSJd
+                 */
                 cursor?: string;
             };
             header?: never;

@@ -227,6 +227,7 @@ const handlerFilterFields = {
     Type.Boolean({
       description:
         'true: only handlers listed publicly now (`available` and `availableUntil` not passed); false: only the others',
+      examples: [true],
     }),
   ),
   type: Type.Optional(
@@ -246,6 +247,7 @@ export const HandlerListQuerySchema = Type.Object(
       Type.Union([Type.Literal('name'), Type.Literal('updatedAt')], {
         default: 'name',
         description: '`name` (default; German dictionary order) or `updatedAt` (newest first)',
+        examples: ['updatedAt'],
       }),
     ),
     limit: Type.Optional(
@@ -263,6 +265,7 @@ export const HandlerListQuerySchema = Type.Object(
         maxLength: 2_048,
         description:
           'The `next_cursor` of the previous page (opaque), with `limit` and the same `sort`: the page after it',
+        examples: ['WyJhbm5hIGJlcmdtYW5uIiwiNjY1ZjFjMmFiNGQzZThhMWMyZjBiMTIzIl0'],
       }),
     ),
   },

@@ -78,6 +78,7 @@ export const HistoryQuerySchema = Type.Object(
         maximum: HISTORY_MAX_LIMIT,
         default: 50,
         description: 'Page size (default 50)',
+        examples: [20],
       }),
     ),
     cursor: Type.Optional(
@@ -85,6 +86,7 @@ export const HistoryQuerySchema = Type.Object(
         minLength: 1,
         maxLength: 200,
         description: 'The `next_cursor` of the previous page: the older entries after it',
+        examples: ['WzE3NzQwODAwMDAwMDAsIjY2NWYxYzJhYjRkM2U4YTFjMmYwYzAwMSJd'],
       }),
     ),
   },

@@ -18,6 +18,7 @@ export const ImportQuerySchema = Type.Object(
         default: true,
         description:
           'true (default): only report what would happen; false: apply every row, or none when any row has a problem',
+        examples: [false],
       }),
     ),
   },
