@@ -25,13 +25,22 @@ interface Received {
   body: string;
   /** What the receiver answered. */
   status: number;
+  /** When the request had arrived and when it was answered (ms since the epoch). */
+  arrivedAt: number;
+  answeredAt: number;
 }
 
-/** A receiver on loopback: answers `answer()` (a status, or 'hang' to never answer). */
+/**
+ * A receiver on loopback: answers `answer()` (a status, a status after a while, or 'hang' to
+ * never answer).
+ */
 class Receiver {
   readonly received: Received[] = [];
   connections = 0;
-  answer: () => number | 'hang' = () => 200;
+  /** Requests arrived and not yet answered, now and at most. */
+  open = 0;
+  maxOpen = 0;
+  answer: () => number | 'hang' | { status: number; afterMs: number } = () => 200;
   private server: http.Server | undefined;
   port = 0;
 
@@ -40,16 +49,26 @@ class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
+        const arrivedAt = Date.now();
         const answer = this.answer();
         if (answer === 'hang') return;
-        this.received.push({
-          id: String(req.headers['webhook-id']),
-          timestamp: String(req.headers['webhook-timestamp']),
-          signature: String(req.headers['webhook-signature']),
-          body: Buffer.concat(chunks).toString('utf8'),
-          status: answer,
-        });
-        res.writeHead(answer).end('ok');
+        const { status, afterMs } =
+          typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
+        this.open++;
+        this.maxOpen = Math.max(this.maxOpen, this.open);
+        setTimeout(() => {
+          this.open--;
+          this.received.push({
+            id: String(req.headers['webhook-id']),
+            timestamp: String(req.headers['webhook-timestamp']),
+            signature: String(req.headers['webhook-signature']),
+            body: Buffer.concat(chunks).toString('utf8'),
+            status,
+            arrivedAt,
+            answeredAt: Date.now(),
+          });
+          res.writeHead(status).end('ok');
+        }, afterMs);
       });
     });
     this.server.on('connection', () => this.connections++);
@@ -514,6 +533,172 @@ describe('two replicas on one database', () => {
       expect(attempts).toBe(orders);
     } finally {
       await Promise.all(replicas.map((r) => r.close()));
+      await t.close();
+      await receiver.close();
+    }
+  });
+});
+
+describe('the caps are on attempts in flight', () => {
+  it('a backlog of one subscription goes as fast as its receiver answers, never more than 4 at once', async () => {
+    // 60 deliveries queued with no worker running; then a worker that polls only once a second.
+    // One claim of 4 per poll would need 15 s; claiming again as each attempt ends, with 4 in
+    // flight and 30 ms per answer, takes well under one.
+    const t = await createTestApp(webhookTestConfig({ deliver: false }));
+    const receiver = new Receiver();
+    await receiver.listen();
+    receiver.answer = () => ({ status: 200, afterMs: 30 });
+    let replica: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      const hook = await subscribe(t, receiver.url, ['order.created']);
+      const product = await addProduct(t.app, 'Backlogged lead', '1.00', 1000);
+      for (let i = 0; i < 60; i += 10) {
+        await Promise.all(Array.from({ length: 10 }, () => place(t, product)));
+      }
+      await feedAll(t); // numbers them: 60 deliveries queued
+      replica = await buildApp({
+        ...t.config,
+        webhooks: { ...t.config.webhooks, deliver: true, pollIntervalMs: 1_000 },
+      });
+      await replica.ready();
+      const started = Date.now();
+      await until(() => receiver.received.length >= 60, 10_000);
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(new Set(receiver.verified(hook.secret).map((d) => d.id)).size).toBe(60);
+      expect(receiver.maxOpen).toBe(4);
+    } finally {
+      await replica?.close();
+      await t.close();
+      await receiver.close();
+    }
+  });
+});
+
+describe('the caps across subscriptions', () => {
+  it('at most 32 requests at once from a replica, 4 per subscription', async () => {
+    // 10 subscriptions with 6 pings each queued, no worker running; each receiver answers after
+    // 300 ms. 10 × 4 would be 40 at once: the replica's cap of 32 holds.
+    const t = await createTestApp(webhookTestConfig({ deliver: false }));
+    const receivers = Array.from({ length: 10 }, () => new Receiver());
+    let replica: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      for (const receiver of receivers) {
+        await receiver.listen();
+        receiver.answer = () => ({ status: 200, afterMs: 300 });
+        const hook = await subscribe(t, receiver.url, ['order.created']);
+        for (let i = 0; i < 6; i++) {
+          const ping = await t.request({ method: 'POST', url: `/webhooks/${hook.id}/ping` });
+          expect(ping.statusCode).toBe(202);
+        }
+      }
+      replica = await buildApp({
+        ...t.config,
+        webhooks: { ...t.config.webhooks, deliver: true },
+      });
+      await replica.ready();
+      const all = () => receivers.flatMap((r) => r.received);
+      await until(() => all().length >= 60, 20_000);
+      // The most requests open at once, over all receivers.
+      const edges = all()
+        .flatMap((r) => [
+          [r.arrivedAt, 1],
+          [r.answeredAt, -1],
+        ])
+        .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+      let open = 0;
+      let most = 0;
+      for (const [, change] of edges) most = Math.max(most, (open += change!));
+      expect(most).toBe(32);
+      for (const receiver of receivers) expect(receiver.maxOpen).toBe(4);
+      expect(new Set(all().map((r) => r.id)).size).toBe(60);
+    } finally {
+      await replica?.close();
+      await t.close();
+      for (const receiver of receivers) await receiver.close();
+    }
+  });
+});
+
+describe('claims and late attempts', () => {
+  /** The deliveries of a webhook as stored, with the claim. */
+  const stored = (t: TestApp, webhookId: number) =>
+    t.app.db.webhookDelivery.findMany({
+      where: { webhookId },
+      select: { id: true, status: true, attempts: true, nextAttemptAt: true, claimedUntil: true },
+      orderBy: { id: 'asc' },
+    });
+
+  it('an attempt that outlives its claim is not recorded: the attempt of the next claim decides', async () => {
+    // The claim lasts 300 ms; the receiver holds the first request 1 s and answers it 500, and
+    // answers the next one (the same event, claimed again when the first claim ran out) 200.
+    const t = await createTestApp(
+      webhookTestConfig({ claimLeaseMs: 300, timeoutMs: 2_000, retryScheduleMs: [60_000] }),
+    );
+    const receiver = new Receiver();
+    await receiver.listen();
+    let requests = 0;
+    receiver.answer = () => (++requests === 1 ? { status: 500, afterMs: 1_000 } : 200);
+    try {
+      const hook = await subscribe(t, receiver.url, ['order.created']);
+      await place(t, await addProduct(t.app, 'Late lead', '1.00', 10));
+      await until(() => receiver.received.length === 2);
+      // The late 500 came last, and changed nothing.
+      expect(receiver.received.map((r) => r.status)).toEqual([200, 500]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [delivery] = await stored(t, hook.id);
+      expect(delivery).toMatchObject({ status: 'delivered', attempts: 2, claimedUntil: null });
+      const log = await t.request({ method: 'GET', url: `/webhooks/${hook.id}/deliveries` });
+      expect(log.json().data.deliveries[0].log).toEqual([
+        expect.objectContaining({ status_code: 200 }),
+      ]);
+      const row = await t.app.db.webhook.findUniqueOrThrow({ where: { id: hook.id } });
+      expect(row.failingSince).toBeNull();
+      const metrics = (await t.app.inject({ url: '/metrics' })).body;
+      expect(metrics).toMatch(/^webhook_delivery_attempts_total\{outcome="failed"\} 1$/m);
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+
+  it('retry and re-enabling during an attempt wait for it, then send at once if it failed', async () => {
+    // The receiver holds the first request 600 ms and answers 500; the next retry would be a
+    // minute later by the schedule.
+    const t = await createTestApp(
+      webhookTestConfig({ claimLeaseMs: 10_000, timeoutMs: 2_000, retryScheduleMs: [60_000] }),
+    );
+    const receiver = new Receiver();
+    await receiver.listen();
+    let requests = 0;
+    receiver.answer = () => (++requests === 1 ? { status: 500, afterMs: 600 } : 200);
+    try {
+      const hook = await subscribe(t, receiver.url, ['order.created']);
+      await place(t, await addProduct(t.app, 'Retried lead', '1.00', 10));
+      await until(() => requests === 1);
+      const page = await t.request({ method: 'GET', url: `/webhooks/${hook.id}/deliveries` });
+      const delivery = page.json().data.deliveries[0] as { id: number };
+      const retry = await t.request({
+        method: 'POST',
+        url: `/webhooks/${hook.id}/deliveries/${delivery.id}/retry`,
+      });
+      expect(retry.statusCode).toBe(202);
+      const enable = await t.request({
+        method: 'PATCH',
+        url: `/webhooks/${hook.id}`,
+        payload: { enabled: true },
+      });
+      expect(enable.statusCode).toBe(200);
+      await until(() => receiver.received.length === 2, 5_000);
+      const [first, second] = receiver.received as [Received, Received];
+      expect([first.status, second.status]).toEqual([500, 200]);
+      // Not side by side: the second request only once the first was answered, and at once
+      // then, not after the schedule's minute.
+      expect(second.arrivedAt).toBeGreaterThanOrEqual(first.answeredAt);
+      expect(second.arrivedAt - first.answeredAt).toBeLessThan(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(receiver.received).toHaveLength(2);
+      expect((await stored(t, hook.id))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+    } finally {
       await t.close();
       await receiver.close();
     }

@@ -4,6 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import {
+  claimDueDeliveries,
+  recordAttempts,
+  type AttemptResult,
+  type ClaimedDelivery,
+} from '../src/modules/webhooks/repository.js';
 import { openSecret } from '../src/modules/webhooks/secrets.js';
 import { isPublicAddress } from '../src/modules/webhooks/targets.js';
 import { createTestApp, testConfig, type TestApp } from './support/app.js';
@@ -188,6 +194,191 @@ describe('registering', () => {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode).toBe(401);
     }
+  });
+});
+
+describe('claims (made here as a worker would; no worker runs)', () => {
+  const HOUR = 3600_000;
+  const claim = (room: Map<number, number> = new Map()) =>
+    claimDueDeliveries(t.app.db, { limit: 32, perWebhook: 4, leaseMs: 60_000, room });
+  const failed = (retryInMs: number): AttemptResult => ({
+    at: new Date(),
+    statusCode: 500,
+    error: null,
+    durationMs: 5,
+    delivered: false,
+    retryAt: new Date(Date.now() + retryInMs),
+  });
+  const delivered: AttemptResult = {
+    at: new Date(),
+    statusCode: 200,
+    error: null,
+    durationMs: 5,
+    delivered: true,
+    retryAt: null,
+  };
+  /** A subscription with `n` pings queued, due now, in order. */
+  async function withPings(n: number): Promise<{ id: number; deliveries: number[] }> {
+    const res = await post({ url: 'https://93.184.215.14/claims', events: ['*'] });
+    const id = (res.json().data as { id: number }).id;
+    const deliveries: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const ping = await t.request({ method: 'POST', url: `/webhooks/${id}/ping` });
+      deliveries.push((ping.json().data as { id: number }).id);
+    }
+    return { id, deliveries };
+  }
+  const recordAttempt = async (
+    db: typeof t.app.db,
+    delivery: Pick<ClaimedDelivery, 'id' | 'attempts'>,
+    result: AttemptResult,
+  ) => (await recordAttempts(db, [{ delivery, result }]))[0]!;
+  const row = (id: number) =>
+    t.app.db.webhookDelivery.findUniqueOrThrow({
+      where: { id },
+      select: { status: true, attempts: true, nextAttemptAt: true, claimedUntil: true },
+    });
+  const logged = (id: number) => t.app.db.deliveryAttempt.count({ where: { deliveryId: id } });
+
+  it('takes at most the room of each webhook, oldest due first, and says how many were due', async () => {
+    const hook = await withPings(6);
+    const first = await claim(new Map([[hook.id, 1]]));
+    expect(first.deliveries.map((d) => [d.id, d.attempts])).toEqual([[hook.deliveries[0], 1]]);
+    // As many due as its room: more may be.
+    expect(first.due.get(hook.id)).toBe(1);
+    expect((await claim(new Map([[hook.id, 0]]))).deliveries).toEqual([]);
+    const second = await claim();
+    const ids = second.deliveries.map((d) => d.id).sort((a, b) => a - b);
+    expect(ids).toEqual(hook.deliveries.slice(1, 5));
+    expect(second.due.get(hook.id)).toBe(4);
+    const third = await claim();
+    expect(third.deliveries.map((d) => d.id)).toEqual(hook.deliveries.slice(5));
+    expect(third.due.get(hook.id)).toBe(1);
+    expect((await claim()).due.has(hook.id)).toBe(false);
+    await t.request({ method: 'DELETE', url: `/webhooks/${hook.id}` });
+  });
+
+  it('an attempt recorded after its claim ran out and the delivery was claimed again is dropped', async () => {
+    const hook = await withPings(1);
+    const [stale] = (await claim()).deliveries;
+    expect(stale).toMatchObject({ id: hook.deliveries[0], attempts: 1 });
+    // The claim runs out (a stalled worker) and another worker claims the delivery.
+    await t.app.db.webhookDelivery.update({
+      where: { id: stale!.id },
+      data: {
+        claimedUntil: new Date(Date.now() - 1000),
+        nextAttemptAt: new Date(Date.now() - 1000),
+      },
+    });
+    const [current] = (await claim()).deliveries;
+    expect(current).toMatchObject({ id: stale!.id, attempts: 2 });
+    const claimed = await row(stale!.id);
+
+    // The stalled worker's failure arrives: nothing of it is kept.
+    expect(await recordAttempt(t.app.db, stale!, failed(HOUR))).toEqual({
+      recorded: false,
+      failingSince: null,
+      dueNow: false,
+    });
+    expect(await row(stale!.id)).toEqual(claimed);
+    expect(await logged(stale!.id)).toBe(0);
+    const webhook = await t.app.db.webhook.findUniqueOrThrow({ where: { id: hook.id } });
+    expect(webhook.failingSince).toBeNull();
+
+    // The current claim's attempt is recorded.
+    expect(await recordAttempt(t.app.db, current!, delivered)).toEqual({
+      recorded: true,
+      failingSince: null,
+      dueNow: false,
+    });
+    expect(await row(stale!.id)).toMatchObject({ status: 'delivered', claimedUntil: null });
+    expect(await logged(stale!.id)).toBe(1);
+    await t.request({ method: 'DELETE', url: `/webhooks/${hook.id}` });
+  });
+
+  it('records attempts together, each as if alone; the failing streak by the order they began', async () => {
+    const hook = await withPings(4);
+    const claimed = (await claim()).deliveries.sort((a, b) => a.id - b.id);
+    const [a, b, c, d] = claimed as [
+      ClaimedDelivery,
+      ClaimedDelivery,
+      ClaimedDelivery,
+      ClaimedDelivery,
+    ];
+    const at = (msAgo: number) => new Date(Date.now() - msAgo);
+    // d's claim ran out and it was claimed again: its first attempt is stale.
+    await t.app.db.webhookDelivery.update({
+      where: { id: d.id },
+      data: { claimedUntil: at(1000), nextAttemptAt: at(1000) },
+    });
+    const [again] = (await claim()).deliveries;
+    expect(again).toMatchObject({ id: d.id, attempts: 2 });
+    // a failed, then b succeeded, then c failed (by when they began); d twice: stale and current.
+    const results = await recordAttempts(t.app.db, [
+      { delivery: c, result: { ...failed(HOUR), at: at(100) } },
+      { delivery: a, result: { ...failed(HOUR), at: at(300) } },
+      { delivery: d, result: { ...delivered, at: at(50) } },
+      { delivery: b, result: { ...delivered, at: at(200) } },
+      { delivery: again!, result: { ...failed(HOUR), at: at(40) } },
+    ]);
+    const since = results[0]!.failingSince!;
+    expect(results).toEqual([
+      { recorded: true, failingSince: since, dueNow: false },
+      { recorded: true, failingSince: since, dueNow: false },
+      { recorded: false, failingSince: null, dueNow: false },
+      { recorded: true, failingSince: since, dueNow: false },
+      { recorded: true, failingSince: since, dueNow: false },
+    ]);
+    // Failing since c began: the first failure after the last success (b).
+    expect(Math.abs(since.getTime() - (Date.now() - 100))).toBeLessThan(1000);
+    expect((await row(a.id)).status).toBe('pending');
+    expect((await row(b.id)).status).toBe('delivered');
+    expect(await logged(d.id)).toBe(1);
+    for (const delivery of [a, b, c, d]) expect((await row(delivery.id)).claimedUntil).toBeNull();
+    await t.request({ method: 'DELETE', url: `/webhooks/${hook.id}` });
+  });
+
+  it('retry and re-enabling leave a claimed delivery claimed; due at once when its attempt fails', async () => {
+    const hook = await withPings(1);
+    const id = hook.deliveries[0]!;
+    const [attempt] = (await claim()).deliveries;
+    const retry = await t.request({
+      method: 'POST',
+      url: `/webhooks/${hook.id}/deliveries/${id}/retry`,
+    });
+    expect(retry.statusCode).toBe(202);
+    const enable = await t.request({
+      method: 'PATCH',
+      url: `/webhooks/${hook.id}`,
+      payload: { enabled: true },
+    });
+    expect(enable.statusCode).toBe(200);
+    // Still claimed by the attempt in flight: no second worker takes it.
+    expect((await claim()).deliveries).toEqual([]);
+    expect((await row(id)).claimedUntil!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+
+    // It fails: due at once (as asked), not in an hour by the schedule.
+    const failing = await recordAttempt(t.app.db, attempt!, failed(HOUR));
+    expect(failing).toEqual({
+      recorded: true,
+      failingSince: expect.any(Date),
+      dueNow: true,
+    });
+    const after = await row(id);
+    expect(after).toMatchObject({ status: 'pending', attempts: 1, claimedUntil: null });
+    expect(after.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+    const [again] = (await claim()).deliveries;
+    expect(again).toMatchObject({ id, attempts: 2 });
+
+    // Without a retry asked for meanwhile, a failure waits for the schedule; the streak is kept.
+    expect(await recordAttempt(t.app.db, again!, failed(HOUR))).toEqual({
+      recorded: true,
+      failingSince: failing.failingSince,
+      dueNow: false,
+    });
+    expect((await row(id)).nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + HOUR - 60_000);
+    expect((await claim()).deliveries).toEqual([]);
+    await t.request({ method: 'DELETE', url: `/webhooks/${hook.id}` });
   });
 });
 

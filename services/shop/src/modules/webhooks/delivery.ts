@@ -7,11 +7,14 @@ import type { Db } from '../../db/client.js';
 import { deleteEventsBefore } from '../events/repository.js';
 import { sequenceCommittedEvents } from '../events/service.js';
 import {
-  claimDueDeliveries,
   disableFailingWebhook,
-  recordAttempt,
+  recordAndClaim,
+  type AttemptRecord,
   type AttemptResult,
+  type Claim,
   type ClaimedDelivery,
+  type ClaimRequest,
+  type Recorded,
 } from './repository.js';
 import { openSecret } from './secrets.js';
 
@@ -20,11 +23,25 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /** Attempts one worker runs at once, and at most per webhook (so one slow receiver holds few). */
 const CONCURRENCY = 32;
 const PER_WEBHOOK = 4;
+/**
+ * The wait before claiming again when a claim found more due than it got, with room left, and
+ * got none: rows another worker was claiming at that moment (skipped, not waited for). Doubled
+ * while that goes on, up to the poll interval.
+ */
+const CONTENDED_RETRY_MS = 10;
+/** How long a connection to a receiver is kept idle for its next request. */
+const KEEP_ALIVE_IDLE_MS = 4_000;
+/**
+ * The wait before numbering again after a run that numbered events (more are likely on their
+ * way): short, so deliveries are queued soon after the commit, yet one run numbers a batch.
+ */
+const SEQUENCE_AGAIN_MS = 20;
 /** How often old events are deleted. */
 const RETENTION_EVERY_MS = 60 * 60_000;
 
 interface Logger {
   error: (obj: object, msg: string) => void;
+  warn: (obj: object, msg: string) => void;
 }
 
 /** What the worker reports as it happens (the plugin counts it in the app's metrics). */
@@ -58,7 +75,9 @@ export function signedHeaders(
 /**
  * POSTs `body` once: no redirect followed (a 3xx is a failure), at most `timeoutMs` for the whole
  * exchange, at most 64 kB of the answer read. The agents resolve the host, refuse non-public
- * addresses (unless allowed) and connect to the address they checked.
+ * addresses (unless allowed) and connect to the address they checked. A connection whose answer
+ * was read to its end is kept for the next request to that receiver (keep-alive: no new TCP or
+ * TLS handshake per event); any other is closed.
  */
 function post(
   url: string,
@@ -68,11 +87,11 @@ function post(
 ): Promise<{ statusCode: number | null; error: string | null }> {
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (statusCode: number | null, error: string | null) => {
+    const finish = (statusCode: number | null, error: string | null, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      request.destroy();
+      if (!reusable) request.destroy();
       resolve({ statusCode, error });
     };
     const target = new URL(url);
@@ -92,7 +111,7 @@ function post(
         read += chunk.length;
         if (read >= MAX_RESPONSE_BYTES) finish(response.statusCode ?? null, null);
       });
-      response.on('end', () => finish(response.statusCode ?? null, null));
+      response.on('end', () => finish(response.statusCode ?? null, null, true));
       response.on('error', () => finish(response.statusCode ?? null, null));
     });
     request.on('error', (error: NodeJS.ErrnoException) =>
@@ -109,21 +128,97 @@ export function retryDelayMs(schedule: number[], attempts: number, random = Math
 }
 
 /**
- * Each replica's delivery worker. Every poll it numbers newly committed events (which queues
- * their deliveries), then claims due deliveries up to its free capacity and sends each on its
- * own, so a slow or dead receiver delays only its own deliveries: every attempt is bounded by
- * the time-out, and a webhook with PER_WEBHOOK attempts in flight here gets no more claimed
- * until one ends. Why not pg-boss: the deliveries are one table we own, written by the same
- * statement that numbers the events (no second queue to keep in step, nothing to lose between
- * the outbox and a job), and a delivery's log and state are plain rows the API reads.
+ * Runs `step` once at a time, again when the delay it returns has passed, or sooner when asked
+ * (`runIn`): a request made while it runs is kept for when it ends.
+ */
+class Loop {
+  private timer: NodeJS.Timeout | undefined;
+  /** When the planned run starts (ms since the epoch). */
+  private timerAt = 0;
+  private running: Promise<void> | undefined;
+  private wanted = false;
+  private stopped = true;
+
+  constructor(private readonly step: () => Promise<number>) {}
+
+  start(): void {
+    this.stopped = false;
+    this.runIn(0);
+  }
+
+  /** No more runs; the one running (if any) ends. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** The next run in `delayMs`, unless one is planned sooner. */
+  runIn(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.running) {
+      if (delayMs === 0) this.wanted = true;
+      return;
+    }
+    if (this.timer && this.timerAt <= Date.now() + delayMs) return;
+    clearTimeout(this.timer);
+    this.timerAt = Date.now() + delayMs;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.wanted = false;
+      this.running = this.step().then((next) => {
+        this.running = undefined;
+        this.runIn(this.wanted ? 0 : next);
+      });
+    }, delayMs);
+  }
+}
+
+/**
+ * Each replica's delivery worker: two loops and the attempts in flight.
+ *
+ * Numbering: every `pollIntervalMs`, and SEQUENCE_AGAIN_MS after a run that numbered events, it
+ * numbers newly committed events, which queues their deliveries, and asks for a claim at once.
+ *
+ * Turns: one statement each (recordAndClaim) records the attempts that ended since the last turn
+ * and claims due deliveries up to the room left under two caps: CONCURRENCY attempts in all
+ * (sent or not yet recorded) and PER_WEBHOOK requests in flight per webhook. Each delivery is
+ * sent on its own, so a slow or dead receiver delays only its own deliveries: every attempt is
+ * bounded by the time-out, and a webhook with PER_WEBHOOK requests in flight here gets no more
+ * claimed until one is answered. A turn runs as soon as an attempt ends (to record it) and claims
+ * every `pollIntervalMs` while nothing more is known to be due, and at once when room frees up for
+ * a claim that was cut short by a cap (the webhook's own or the worker's), so a backlog is sent
+ * as fast as the receiver answers, not a claim per interval.
+ *
+ * Why not pg-boss: the deliveries are one table we own, written by the same statement that
+ * numbers the events (no second queue to keep in step, nothing to lose between the outbox and a
+ * job), and a delivery's log and state are plain rows the API reads.
  */
 export class DeliveryWorker {
+  /** Requests in flight, in all and per webhook. */
+  private sending = 0;
   private readonly inFlight = new Map<number, number>();
+  /** Attempts answered (or failed) and waiting to be recorded. */
+  private readonly unrecorded: Array<{
+    record: AttemptRecord;
+    resolve: (recorded: Recorded) => void;
+    reject: (error: unknown) => void;
+  }> = [];
+  /** Every attempt until recorded (stop waits for them). */
   private readonly attempts = new Set<Promise<void>>();
+  /** Webhooks whose last claim was cut by their cap: more of theirs may be due. */
+  private readonly backlogged = new Set<number>();
+  /** The last claim was cut by the worker's cap: more may be due. */
+  private backlog = false;
+  /** When the next claim is due (ms since the epoch); Infinity while a claim runs. */
+  private claimAt = 0;
+  /** Claims in a row that found due rows with room for them and got none. */
+  private contended = 0;
+  private claiming = false;
   private readonly agents: { http: http.Agent; https: https.Agent };
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly numbering = new Loop(() => this.number());
+  private readonly turns = new Loop(() => this.turn());
   private lastRetention = 0;
 
   constructor(
@@ -132,73 +227,166 @@ export class DeliveryWorker {
     private readonly log: Logger,
     private readonly observer: DeliveryObserver = { attempted: () => {}, disabled: () => {} },
   ) {
-    const filter = { allowPrivateIPAddress: config.allowPrivateTargets };
+    const options = {
+      allowPrivateIPAddress: config.allowPrivateTargets,
+      keepAlive: true,
+      // An idle connection is closed after this, before common servers' idle time-outs (Node's
+      // 5 s) would close it under a request being sent.
+      timeout: KEEP_ALIVE_IDLE_MS,
+    };
     this.agents = {
-      http: new RequestFilteringHttpAgent(filter),
-      https: new RequestFilteringHttpsAgent(filter),
+      http: new RequestFilteringHttpAgent(options),
+      https: new RequestFilteringHttpsAgent(options),
     };
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.claiming = true;
+    this.claimAt = 0;
+    this.numbering.start();
+    this.turns.start();
   }
 
-  /** Stops polling and waits for the attempts in flight (each ends within the time-out). */
+  /**
+   * Stops numbering and claiming, waits for the attempts in flight (each ends within the
+   * time-out) to be recorded, then stops.
+   */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    this.claiming = false;
+    await this.numbering.stop();
     await Promise.allSettled([...this.attempts]);
+    await this.turns.stop();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.poll().finally(() => {
-        this.running = undefined;
-        this.schedule(this.config.pollIntervalMs);
-      });
-    }, delayMs);
-  }
-
-  private async poll(): Promise<void> {
+  /** Numbers committed events (queueing their deliveries); deletes old events now and then. */
+  private async number(): Promise<number> {
     try {
-      await sequenceCommittedEvents(this.db);
+      const numbered = await sequenceCommittedEvents(this.db);
       await this.keepRetention();
-      const free = CONCURRENCY - this.attempts.size;
-      if (this.stopped || free <= 0) return;
-      const busy = [...this.inFlight].filter(([, n]) => n >= PER_WEBHOOK).map(([id]) => id);
-      const claimed = await claimDueDeliveries(this.db, {
+      if (numbered > 0) {
+        this.claimSoon();
+        return Math.min(SEQUENCE_AGAIN_MS, this.config.pollIntervalMs);
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'webhook event numbering failed');
+    }
+    return this.config.pollIntervalMs;
+  }
+
+  /** A claim at the next turn, and that turn now. */
+  private claimSoon(): void {
+    this.claimAt = Math.min(this.claimAt, Date.now());
+    this.turns.runIn(0);
+  }
+
+  /** One turn: records what ended, claims if due and there is room; the wait until the next. */
+  private async turn(): Promise<number> {
+    const batch = this.unrecorded.splice(0);
+    const free = CONCURRENCY - this.sending - this.unrecorded.length;
+    let claim: ClaimRequest | null = null;
+    if (this.claiming && free > 0 && Date.now() >= this.claimAt) {
+      const room = new Map<number, number>();
+      for (const [id, n] of this.inFlight) room.set(id, PER_WEBHOOK - n);
+      claim = {
         limit: free,
         perWebhook: PER_WEBHOOK,
         leaseMs: this.config.claimLeaseMs,
-        busy,
-      });
-      for (const delivery of claimed) this.track(delivery);
-    } catch (error) {
-      this.log.error({ err: error }, 'webhook delivery poll failed');
+        room,
+      };
+      // Asked for again (claimSoon) by what happens meanwhile, else planned below.
+      this.claimAt = Infinity;
+    }
+    if (batch.length > 0 || claim) {
+      try {
+        const result = await recordAndClaim(
+          this.db,
+          batch.map((b) => b.record),
+          claim,
+        );
+        batch.forEach((b, i) => b.resolve(result.recorded[i]!));
+        // Made due at once by a retry asked for during its attempt.
+        if (result.recorded.some((r) => r.dueNow)) this.claimAt = Date.now();
+        if (claim && result.claim) this.claimed(claim, result.claim);
+      } catch (error) {
+        for (const b of batch) b.reject(error);
+        this.log.error({ err: error }, 'webhook delivery turn failed');
+      }
+      if (claim && this.claimAt === Infinity) {
+        this.claimAt = Date.now() + this.config.pollIntervalMs;
+      }
+    }
+    if (this.unrecorded.length > 0) return 0;
+    // No room (or stopping): an attempt that ends asks for the next turn.
+    if (!this.claiming || this.sending >= CONCURRENCY) return this.config.pollIntervalMs;
+    return Math.max(0, Math.min(this.claimAt - Date.now(), this.config.pollIntervalMs));
+  }
+
+  /** Starts what was claimed; notes what may be left due, and when to claim next. */
+  private claimed(request: ClaimRequest, claim: Claim): void {
+    const room = request.room;
+    // Webhooks at their cap were not looked at: they stay as they were.
+    for (const id of this.backlogged) {
+      if ((room.get(id) ?? PER_WEBHOOK) > 0) this.backlogged.delete(id);
+    }
+    let due = 0;
+    for (const [id, n] of claim.due) {
+      due += n;
+      if (n >= (room.get(id) ?? PER_WEBHOOK)) this.backlogged.add(id);
+    }
+    this.backlog = due > request.limit;
+    for (const delivery of claim.deliveries) this.track(delivery);
+    // More was due than was claimed, with room left for it: attempts that ended meanwhile, or
+    // rows another worker was claiming (skipped; again soon, backing off while that lasts).
+    if (this.hasRoomForBacklog()) {
+      const wait =
+        claim.deliveries.length > 0
+          ? 0
+          : Math.min(CONTENDED_RETRY_MS * 2 ** this.contended++, this.config.pollIntervalMs);
+      if (claim.deliveries.length > 0) this.contended = 0;
+      this.claimAt = Math.min(this.claimAt, Date.now() + wait);
+    } else {
+      this.contended = 0;
     }
   }
 
+  /** Whether a claim now could take something that the last one left due. */
+  private hasRoomForBacklog(webhookId?: number): boolean {
+    if (this.sending + this.unrecorded.length >= CONCURRENCY) return false;
+    if (this.backlog) return true;
+    const ids = webhookId === undefined ? this.backlogged : [webhookId];
+    for (const id of ids) {
+      if (this.backlogged.has(id) && (this.inFlight.get(id) ?? 0) < PER_WEBHOOK) return true;
+    }
+    return false;
+  }
+
+  /** Sends a claimed delivery; its webhook's slot is free again once the exchange has ended. */
   private track(delivery: ClaimedDelivery): void {
     const id = delivery.webhookId;
+    this.sending++;
     this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
-    const attempt = this.attempt(delivery)
+    const answered = () => {
+      this.sending--;
+      const left = (this.inFlight.get(id) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(id, left);
+      else this.inFlight.delete(id);
+      // Room for more of a backlog: claim it at the turn that records this attempt.
+      if (this.claiming && this.hasRoomForBacklog(id)) {
+        this.claimAt = Math.min(this.claimAt, Date.now());
+      }
+    };
+    const attempt = this.attempt(delivery, answered)
       .catch((error: unknown) => {
         // Left claimed: it is due again when its lease ends.
         this.log.error({ err: error, delivery: delivery.id }, 'webhook delivery failed to record');
       })
-      .finally(() => {
-        this.attempts.delete(attempt);
-        const left = (this.inFlight.get(id) ?? 1) - 1;
-        if (left > 0) this.inFlight.set(id, left);
-        else this.inFlight.delete(id);
-      });
+      .finally(() => this.attempts.delete(attempt));
     this.attempts.add(attempt);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
     const at = new Date();
     const started = performance.now();
     const outcome = await this.send(delivery, at).catch((error: unknown) => ({
@@ -206,8 +394,10 @@ export class DeliveryWorker {
       error: error instanceof Error ? error.message : String(error),
     }));
     const durationMs = Math.round(performance.now() - started);
+    answered();
     const delivered =
       outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    this.observer.attempted(delivered ? 'delivered' : 'failed');
     const result: AttemptResult = {
       at,
       ...outcome,
@@ -217,8 +407,20 @@ export class DeliveryWorker {
         ? null
         : new Date(Date.now() + retryDelayMs(this.config.retryScheduleMs, delivery.attempts)),
     };
-    const failingSince = await recordAttempt(this.db, delivery.id, result);
-    this.observer.attempted(delivered ? 'delivered' : 'failed');
+    const { recorded, failingSince } = await this.record(delivery, result);
+    if (!recorded) {
+      // The claim ran out before the attempt ended and another worker claimed the delivery
+      // again (or it was deleted): that worker's attempt decides; this one is not recorded.
+      this.log.warn(
+        {
+          delivery: delivery.id,
+          attempt: delivery.attempts,
+          outcome: delivered ? 'delivered' : (outcome.error ?? `status ${outcome.statusCode}`),
+        },
+        'webhook delivery attempt not recorded: its claim had ended and the delivery was claimed again or deleted',
+      );
+      return;
+    }
     if (failingSince && Date.now() - failingSince.getTime() >= this.config.disableAfterMs) {
       const last = outcome.error ?? `status ${outcome.statusCode}`;
       const disabled = await disableFailingWebhook(
@@ -229,6 +431,14 @@ export class DeliveryWorker {
       );
       if (disabled) this.observer.disabled();
     }
+  }
+
+  /** Queues the attempt for the next turn, which records it; what recording it came to. */
+  private record(delivery: ClaimedDelivery, result: AttemptResult): Promise<Recorded> {
+    return new Promise((resolve, reject) => {
+      this.unrecorded.push({ record: { delivery, result }, resolve, reject });
+      this.turns.runIn(0);
+    });
   }
 
   private async send(delivery: ClaimedDelivery, at: Date) {

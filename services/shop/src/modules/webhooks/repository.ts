@@ -1,6 +1,6 @@
 import type { DeliveryOutcome } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 
 export const WEBHOOK_FIELDS = {
   id: true,
@@ -44,7 +44,9 @@ export const findWebhook = (db: Db, id: number): Promise<WebhookRow | null> =>
 
 /**
  * Changes the fields given; null when there is no such webhook. Enabling clears the reason it
- * was disabled and its failing streak, and makes its pending deliveries due at once.
+ * was disabled and its failing streak, and makes its pending deliveries due at once; one with an
+ * attempt in flight stays claimed (no second worker sends it meanwhile) and is due at once when
+ * that attempt fails (see recordAttempt).
  */
 export const updateWebhook = (
   db: Db,
@@ -118,7 +120,10 @@ export async function findDeliveryPage(
   return { deliveries, total };
 }
 
-/** Makes the delivery due now; null when the webhook has no such delivery. */
+/**
+ * Makes the delivery due now; null when the webhook has no such delivery. One with an attempt in
+ * flight stays claimed, and is due at once if that attempt fails (see recordAttempt).
+ */
 export async function makeDeliveryDue(
   db: Db,
   webhookId: number,
@@ -139,6 +144,7 @@ export interface ClaimedDelivery {
   eventId: string;
   /** The body exactly as sent and signed. */
   payload: string;
+  /** This attempt's number: the claim's token (recordAttempt checks it). */
   attempts: number;
   url: string;
   secret: string;
@@ -146,49 +152,24 @@ export interface ClaimedDelivery {
   previousSecretUntil: Date | null;
 }
 
-/**
- * Claims up to `limit` due deliveries of enabled webhooks not in `busy`, oldest due first and at
- * most `perWebhook` of each, for one attempt each: the claim moves `next_attempt_at` `leaseMs`
- * ahead (past the attempt's time-out), so no other worker takes them while they are sent, and a
- * worker that dies leaves them due again once the lease ends. FOR UPDATE SKIP LOCKED lets workers claim side by side
- * without waiting for each other; a row another worker claimed meanwhile is re-checked after its
- * lock and, no longer due, dropped, so each attempt is claimed by one worker.
- */
-export const claimDueDeliveries = (
-  db: Db,
-  claim: { limit: number; perWebhook: number; leaseMs: number; busy: number[] },
-): Promise<ClaimedDelivery[]> =>
-  db.$queryRaw<ClaimedDelivery[]>`
-    UPDATE webhook_deliveries d
-       SET attempts = d.attempts + 1,
-           next_attempt_at = now() + ${claim.leaseMs} * interval '1 millisecond',
-           updated_at = now()
-      FROM webhooks w
-     WHERE w.id = d.webhook_id
-       AND d.id IN (
-         SELECT due.id
-           FROM webhook_deliveries due
-          WHERE due.id IN (
-                  -- At most perWebhook of each webhook's oldest due: a backlog of one receiver
-                  -- cannot fill a claim.
-                  SELECT ranked.id
-                    FROM (SELECT d2.id,
-                                 row_number() OVER (PARTITION BY d2.webhook_id
-                                                    ORDER BY d2.next_attempt_at, d2.id) AS rank
-                            FROM webhook_deliveries d2
-                            JOIN webhooks hook ON hook.id = d2.webhook_id
-                           WHERE d2.status = 'pending' AND d2.next_attempt_at <= now()
-                             AND hook.enabled
-                             AND NOT (d2.webhook_id = ANY(${claim.busy}::int[]))) ranked
-                   WHERE ranked.rank <= ${claim.perWebhook})
-            AND due.status = 'pending' AND due.next_attempt_at <= now()
-          ORDER BY due.next_attempt_at, due.id
-          LIMIT ${claim.limit}
-            FOR UPDATE OF due SKIP LOCKED)
-    RETURNING d.id, d.webhook_id AS "webhookId", d.event_id::text AS "eventId",
-              d.payload::text AS payload, d.attempts, w.url, w.secret,
-              w.previous_secret AS "previousSecret",
-              w.previous_secret_until AS "previousSecretUntil"`;
+/** What a claim took, and how many were due of each webhook it looked at (at most its room). */
+export interface Claim {
+  deliveries: ClaimedDelivery[];
+  /**
+   * Per webhook with due deliveries: how many of its oldest due the claim considered (at most its
+   * room). Equal to its room: more of it may be due.
+   */
+  due: Map<number, number>;
+}
+
+/** What to claim: see claimDueDeliveries. */
+export interface ClaimRequest {
+  limit: number;
+  perWebhook: number;
+  leaseMs: number;
+  /** Room per webhook where it is not `perWebhook` (0: none of it). */
+  room: ReadonlyMap<number, number>;
+}
 
 /** What one attempt came to. */
 export interface AttemptResult {
@@ -202,39 +183,245 @@ export interface AttemptResult {
   retryAt: Date | null;
 }
 
+/** One attempt to record: the claimed delivery (its id and the claim's attempt number). */
+export interface AttemptRecord {
+  delivery: Pick<ClaimedDelivery, 'id' | 'attempts'>;
+  result: AttemptResult;
+}
+
+/** What recording one attempt came to. */
+export interface Recorded {
+  /** False: its claim had ended and the delivery was claimed again (or it was deleted). */
+  recorded: boolean;
+  /** Since when its webhook has been failing (null: it is not, it is gone, or not recorded). */
+  failingSince: Date | null;
+  /** Recorded, not delivered, and due again at once (a retry asked for it meanwhile). */
+  dueNow: boolean;
+}
+
 /**
- * Logs the attempt, settles the delivery (delivered, or due again at `retryAt`) and the webhook's
- * failing streak (ended by a success, begun by the first failure); returns since when the webhook
- * has been failing (null: it is not, or it is gone). Nothing when the delivery was deleted.
+ * Records attempts: see recordAttempts. Reads only the rows of the attempts, through the key.
  */
-export async function recordAttempt(
-  db: Db,
-  deliveryId: number,
-  result: AttemptResult,
-): Promise<Date | null> {
-  const [row] = await db.$queryRaw<Array<{ failingSince: Date | null }>>`
-    WITH settled AS (
-      UPDATE webhook_deliveries
-         SET status = (CASE WHEN ${result.delivered} THEN 'delivered' ELSE status::text END)
+const recordSql = (attempts: AttemptRecord[]) => {
+  const column = <T>(pick: (a: AttemptRecord) => T) => attempts.map(pick);
+  return Prisma.sql`
+    input AS (
+      SELECT *
+        FROM unnest(${column((a) => a.delivery.id)}::int[],
+                    ${column((a) => a.delivery.attempts)}::int[],
+                    ${column((a) => a.result.delivered)}::boolean[],
+                    ${column((a) => a.result.at)}::timestamptz[],
+                    ${column((a) => a.result.statusCode)}::int[],
+                    ${column((a) => a.result.error)}::text[],
+                    ${column((a) => a.result.durationMs)}::int[],
+                    ${column((a) => a.result.retryAt)}::timestamptz[])
+             WITH ORDINALITY
+             AS i(id, attempts, delivered, at, status_code, error, duration_ms, retry_at, ord)
+    ), settled AS (
+      UPDATE webhook_deliveries d
+         SET status = (CASE WHEN i.delivered THEN 'delivered' ELSE d.status::text END)
                       ::delivery_status,
-             next_attempt_at = coalesce(${result.retryAt}::timestamptz, next_attempt_at),
+             -- Made due during the attempt (before the claim's end): due then.
+             next_attempt_at = CASE WHEN i.delivered OR d.next_attempt_at < d.claimed_until
+                                    THEN d.next_attempt_at
+                                    ELSE coalesce(i.retry_at, d.next_attempt_at)
+                               END,
+             claimed_until = NULL,
              updated_at = now()
-       WHERE id = ${deliveryId}
-      RETURNING id, webhook_id
+        FROM input i
+       WHERE d.id = i.id AND d.attempts = i.attempts
+      RETURNING i.ord, d.id, d.webhook_id, i.delivered, i.at, i.status_code, i.error,
+                i.duration_ms,
+                d.status = 'pending' AND d.next_attempt_at <= now() AS due_now
     ), logged AS (
       INSERT INTO delivery_attempts (delivery_id, at, status_code, error, duration_ms)
-      SELECT id, ${result.at}, ${result.statusCode}::int, ${result.error}::text,
-             ${result.durationMs}::int
-        FROM settled
+      SELECT id, at, status_code, error, duration_ms FROM settled ORDER BY at, id
+    ), outcomes AS (
+      -- Per webhook: whether an attempt succeeded, and when the failures after the last success
+      -- (all of them, without a success) began.
+      SELECT s.webhook_id, bool_or(s.delivered) AS succeeded,
+             min(s.at) FILTER (WHERE NOT s.delivered
+                                 AND (last.success IS NULL OR s.at > last.success)) AS failing
+        FROM settled s
+        JOIN (SELECT webhook_id, max(at) FILTER (WHERE delivered) AS success
+                FROM settled GROUP BY webhook_id) last USING (webhook_id)
+       GROUP BY s.webhook_id
     ), streak AS (
-      UPDATE webhooks
-         SET failing_since = CASE WHEN ${result.delivered} THEN NULL
-                                  ELSE coalesce(failing_since, ${result.at}) END
-       WHERE id = (SELECT webhook_id FROM settled)
-      RETURNING failing_since
-    )
-    SELECT failing_since AS "failingSince" FROM streak`;
-  return row?.failingSince ?? null;
+      UPDATE webhooks w
+         SET failing_since = CASE WHEN o.succeeded THEN o.failing
+                                  ELSE coalesce(w.failing_since, o.failing) END
+        FROM outcomes o
+       WHERE w.id = o.webhook_id
+         AND w.failing_since IS DISTINCT FROM (CASE WHEN o.succeeded THEN o.failing
+                                                    ELSE coalesce(w.failing_since, o.failing) END)
+      RETURNING w.id, w.failing_since
+    )`;
+};
+
+const recordedJson = Prisma.sql`(
+    SELECT json_agg(json_build_object(
+             'recorded', s.id IS NOT NULL,
+             'dueNow', coalesce(s.due_now, false),
+             'failingSince', CASE WHEN s.id IS NULL THEN NULL
+                                  WHEN st.id IS NOT NULL THEN st.failing_since
+                                  ELSE w.failing_since END)
+           ORDER BY i.ord)
+      FROM input i
+      LEFT JOIN settled s ON s.ord = i.ord
+      LEFT JOIN webhooks w ON w.id = s.webhook_id
+      LEFT JOIN streak st ON st.id = s.webhook_id)`;
+
+/**
+ * Claims due deliveries: see claimDueDeliveries. `recording`: deliveries this statement records,
+ * never claimed by it (a row is changed once per statement).
+ */
+const claimSql = (claim: ClaimRequest, recording: number[]) => Prisma.sql`
+    room AS (
+      SELECT w.id, coalesce(r.room, ${claim.perWebhook}::int) AS room
+        FROM webhooks w
+        LEFT JOIN unnest(${[...claim.room.keys()]}::int[], ${[...claim.room.values()]}::int[])
+               AS r(id, room) ON r.id = w.id
+       WHERE w.enabled
+    ), locked AS (
+      -- Each webhook's oldest due, locked; rows another worker is claiming are skipped (the
+      -- next ones taken instead), and a row claimed meanwhile is re-checked and dropped. At
+      -- most perWebhook (a constant in the text: PostgreSQL then plans the statement once per
+      -- connection, not per call), of which the webhook's room is taken below.
+      SELECT c.id, c.webhook_id, c.next_attempt_at, room.room
+        FROM room
+       CROSS JOIN LATERAL (
+             SELECT d.id, d.webhook_id, d.next_attempt_at
+               FROM webhook_deliveries d
+              WHERE d.webhook_id = room.id AND d.status = 'pending'
+                AND d.next_attempt_at <= now()
+                AND (d.claimed_until IS NULL OR d.claimed_until <= now())
+                AND d.id <> ALL(${recording}::int[])
+              ORDER BY d.next_attempt_at, d.id
+              LIMIT ${Prisma.raw(String(Math.trunc(claim.perWebhook)))}
+                FOR UPDATE SKIP LOCKED) c
+       WHERE room.room > 0
+    ), candidates AS (
+      SELECT id, webhook_id, next_attempt_at
+        FROM (SELECT locked.*,
+                     row_number() OVER (PARTITION BY webhook_id
+                                        ORDER BY next_attempt_at, id) AS rank
+                FROM locked) ranked
+       WHERE rank <= room
+    ), claimed AS (
+      UPDATE webhook_deliveries d
+         SET attempts = d.attempts + 1,
+             claimed_until = now() + ${claim.leaseMs} * interval '1 millisecond',
+             next_attempt_at = now() + ${claim.leaseMs} * interval '1 millisecond',
+             updated_at = now()
+        FROM webhooks w
+       WHERE w.id = d.webhook_id
+         -- An array, so the rows are found by their key, whatever the planner guesses.
+         AND d.id = ANY(ARRAY(SELECT id FROM candidates
+                               ORDER BY next_attempt_at, id
+                               LIMIT ${claim.limit}))
+      RETURNING d.id, d.webhook_id, d.event_id, d.payload, d.attempts, w.url, w.secret,
+                w.previous_secret, w.previous_secret_until
+    )`;
+
+const claimedJson = Prisma.sql`(
+    SELECT json_agg(json_build_object(
+             'id', id, 'webhookId', webhook_id, 'eventId', event_id, 'payload', payload::text,
+             'attempts', attempts, 'url', url, 'secret', secret,
+             'previousSecret', previous_secret, 'previousSecretUntil', previous_secret_until)
+           ORDER BY id)
+      FROM claimed)`;
+
+const dueJson = Prisma.sql`(
+    SELECT json_object_agg(webhook_id, n)
+      FROM (SELECT webhook_id, count(*) AS n FROM candidates GROUP BY webhook_id) per_webhook)`;
+
+/**
+ * One statement of the worker: records the attempts that ended (recordAttempts) and claims due
+ * deliveries (claimDueDeliveries, unless `claim` is null), so that a worker with a backlog needs
+ * one round trip per turn, not two.
+ */
+export async function recordAndClaim(
+  db: Db,
+  records: AttemptRecord[],
+  claim: ClaimRequest | null,
+): Promise<{ recorded: Recorded[]; claim: Claim | null }> {
+  if (records.length === 0 && !claim) return { recorded: [], claim: null };
+  const ctes: Prisma.Sql[] = [];
+  if (records.length > 0) ctes.push(recordSql(records));
+  if (claim)
+    ctes.push(
+      claimSql(
+        claim,
+        records.map((r) => r.delivery.id),
+      ),
+    );
+  const none = Prisma.sql`NULL::json`;
+  const [row] = await db.$queryRaw<
+    Array<{
+      recorded: Array<{ recorded: boolean; dueNow: boolean; failingSince: string | null }> | null;
+      claimed: Array<
+        Omit<ClaimedDelivery, 'previousSecretUntil'> & {
+          previousSecretUntil: string | null;
+        }
+      > | null;
+      due: Record<string, number> | null;
+    }>
+  >`
+    WITH ${Prisma.join(ctes, ', ')}
+    SELECT ${records.length > 0 ? recordedJson : none} AS recorded,
+           ${claim ? claimedJson : none} AS claimed,
+           ${claim ? dueJson : none} AS due`;
+  const recorded = (row?.recorded ?? []).map((r) => ({
+    recorded: r.recorded,
+    dueNow: r.dueNow,
+    failingSince: r.failingSince === null ? null : new Date(r.failingSince),
+  }));
+  if (!claim) return { recorded, claim: null };
+  return {
+    recorded,
+    claim: {
+      deliveries: (row?.claimed ?? []).map((d) => ({
+        ...d,
+        previousSecretUntil:
+          d.previousSecretUntil === null ? null : new Date(d.previousSecretUntil),
+      })),
+      due: new Map(Object.entries(row?.due ?? {}).map(([id, n]) => [Number(id), n])),
+    },
+  };
+}
+
+/**
+ * Claims up to `limit` due deliveries of enabled webhooks, oldest due first, at most `room` of
+ * each webhook (`perWebhook` unless `room` says otherwise; 0: none), for one attempt each: the
+ * claim counts the attempt (its number is the claim's token) and sets `claimed_until` and
+ * `next_attempt_at` `leaseMs` ahead (past the attempt's time-out), so no other worker takes them
+ * while they are sent, and a worker that dies leaves them due again once the lease ends.
+ *
+ * Each webhook's few oldest due rows are read through the (webhook_id, status, next_attempt_at,
+ * id) index, so a claim reads about `room` rows per enabled webhook, whatever the backlog. FOR
+ * UPDATE SKIP LOCKED lets workers claim side by side without waiting for each other (one takes
+ * the rows after those another is claiming); a row another worker claimed meanwhile is
+ * re-checked after its lock and, no longer due, dropped, so each attempt is claimed by one
+ * worker.
+ */
+export async function claimDueDeliveries(db: Db, claim: ClaimRequest): Promise<Claim> {
+  return (await recordAndClaim(db, [], claim)).claim!;
+}
+
+/**
+ * Records attempts in one statement, each as if alone: logs it, settles its delivery and ends the
+ * claim: delivered, or due again at `retryAt` (or at once, when a retry or re-enabling asked for
+ * it while the attempt was in flight). Only while the delivery is still claimed for that attempt
+ * (its `attempts` is the claim's number): once a claim has run out and another worker claimed
+ * the delivery again, or it was deleted, nothing of the attempt is written, so a late worker
+ * neither moves the due time under the one sending now nor counts towards the failing streak.
+ *
+ * The webhooks' failing streaks, by their recorded attempts in the order they began: ended by a
+ * success (when no failure began after it), begun by the first failure (after the last success,
+ * if any); a webhook's row is written only when its streak changes. Results in `attempts`' order.
+ */
+export async function recordAttempts(db: Db, attempts: AttemptRecord[]): Promise<Recorded[]> {
+  return (await recordAndClaim(db, attempts, null)).recorded;
 }
 
 /**
@@ -264,15 +451,19 @@ export const disableFailingWebhook = async (
 /**
  * Seconds since the oldest event not yet delivered was committed (still unnumbered) or queued
  * (a pending delivery to an enabled subscription); 0 when there is none. For the metrics: each
- * part reads only the rows waiting (the pending ones through the (status, next_attempt_at)
- * index, the unnumbered ones through the sequence index), never the delivered history.
+ * part reads only the rows waiting (each enabled webhook's pending ones through the
+ * (webhook_id, status, …) index, the unnumbered ones through the sequence index), never the
+ * delivered history.
  */
 export async function oldestUndeliveredAgeSeconds(db: Db): Promise<number> {
   const [row] = await db.$queryRaw<Array<{ age: number | null }>>`
     SELECT greatest(0, extract(epoch FROM now() - least(
-             (SELECT min(d.created_at)
-                FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-               WHERE d.status = 'pending' AND w.enabled),
+             (SELECT min(p.created_at)
+                FROM webhooks w
+               CROSS JOIN LATERAL (SELECT min(d.created_at) AS created_at
+                                     FROM webhook_deliveries d
+                                    WHERE d.webhook_id = w.id AND d.status = 'pending') p
+               WHERE w.enabled),
              (SELECT min(occurred_at) FROM events WHERE sequence IS NULL))))::float8 AS age`;
   return row?.age ?? 0;
 }
