@@ -192,14 +192,19 @@ export const findHandlerById = (db: DirectoryDb, id: string, session?: ClientSes
     .session(session ?? null)
     .lean<HandlerRecord>();
 
-/** Inserts a handler with the model's validators (and its sort key, search text, timestamps, id). */
+/**
+ * Inserts a handler with the model's validators (and its sort key, search text, timestamps, id).
+ * Through insertMany, not create(): a created document is tracked by the session, and when the
+ * transaction fails Mongoose resets it, which throws on the position's strict subdocument and
+ * hides the real error (an outage answered 500 instead of 503).
+ */
 export async function insertHandler(
   db: DirectoryDb,
   fields: Partial<StoredHandler>,
   session: ClientSession,
 ): Promise<HandlerRecord> {
-  const [created] = await db.handlers.create([fields], { session });
-  return created!.toObject<HandlerRecord>();
+  const [created] = await insertHandlers(db, [fields], session);
+  return created!;
 }
 
 /** Inserts many handlers in one round trip (the import), in order, with the model's validators. */
