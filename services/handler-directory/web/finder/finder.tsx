@@ -1,6 +1,7 @@
 // The finder: available handlers nearest first, from the browser's position or typed coordinates.
 // Everything from the database is rendered as text (JSX children and attribute values, never
 // HTML), and the only requests go to the page's own origin.
+import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiClient, failureText, OFFLINE_TEXT, type PublicHandler } from '../lib/api';
 import {
@@ -178,6 +179,9 @@ export function Finder() {
             ]
           : ['', 'status'];
   const coordinatesInvalid = invalid.lat || invalid.lng;
+  const describedBy = coordinatesInvalid
+    ? 'koordinaten-hinweis koordinaten-fehler'
+    : 'koordinaten-hinweis';
 
   return (
     <>
@@ -256,40 +260,24 @@ export function Finder() {
               sie einen fremden Dienst fragen. Die Koordinaten eines Ortes zeigt Ihre Karten-App.
             </p>
             <div class="coordinates">
-              <div>
-                <label for="breitengrad">Breitengrad</label>
-                <input
-                  id="breitengrad"
-                  ref={latInput}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  value={lat}
-                  onInput={(event) => setLat(event.currentTarget.value)}
-                  aria-invalid={invalid.lat}
-                  aria-describedby={
-                    coordinatesInvalid
-                      ? 'koordinaten-hinweis koordinaten-fehler'
-                      : 'koordinaten-hinweis'
-                  }
-                />
-              </div>
-              <div>
-                <label for="laengengrad">Längengrad</label>
-                <input
-                  id="laengengrad"
-                  ref={lngInput}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  value={lng}
-                  onInput={(event) => setLng(event.currentTarget.value)}
-                  aria-invalid={invalid.lng}
-                  aria-describedby={
-                    coordinatesInvalid
-                      ? 'koordinaten-hinweis koordinaten-fehler'
-                      : 'koordinaten-hinweis'
-                  }
-                />
-              </div>
+              <CoordinateField
+                id="breitengrad"
+                label="Breitengrad"
+                inputRef={latInput}
+                value={lat}
+                onValue={setLat}
+                invalid={invalid.lat}
+                describedBy={describedBy}
+              />
+              <CoordinateField
+                id="laengengrad"
+                label="Längengrad"
+                inputRef={lngInput}
+                value={lng}
+                onValue={setLng}
+                invalid={invalid.lng}
+                describedBy={describedBy}
+              />
             </div>
             {coordinatesInvalid && (
               <p class="error" id="koordinaten-fehler" role="alert">
@@ -342,5 +330,32 @@ function HandlerCard({ handler }: { handler: PublicHandler }) {
         </a>
       )}
     </li>
+  );
+}
+
+/** One labelled coordinate input (latitude or longitude), described by the hint and any error. */
+function CoordinateField(props: {
+  id: string;
+  label: string;
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  onValue: (value: string) => void;
+  invalid: boolean;
+  describedBy: string;
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        ref={props.inputRef}
+        inputMode="decimal"
+        autoComplete="off"
+        value={props.value}
+        onInput={(event) => props.onValue(event.currentTarget.value)}
+        aria-invalid={props.invalid}
+        aria-describedby={props.describedBy}
+      />
+    </div>
   );
 }

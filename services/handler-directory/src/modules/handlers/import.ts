@@ -34,7 +34,6 @@ import {
 import { toHandler } from './mapper.js';
 import {
   findHandlerRecordsByIds,
-  findHandlersByIds,
   insertHandlers,
   updateHandlers,
   type HandlerUpdate,
@@ -359,7 +358,10 @@ async function storedHandlers(
 ): Promise<Map<string, Handler>> {
   const stored = new Map<string, Handler>();
   for (let at = 0; at < ids.length; at += LOOKUP_BATCH) {
-    for (const record of await findHandlersByIds(writer.db, ids.slice(at, at + LOOKUP_BATCH))) {
+    for (const record of await findHandlerRecordsByIds(
+      writer.db,
+      ids.slice(at, at + LOOKUP_BATCH),
+    )) {
       const handler = toHandler(record);
       stored.set(handler._id, handler);
     }

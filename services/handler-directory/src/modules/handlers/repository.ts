@@ -217,10 +217,6 @@ export async function insertHandlers(
   return created.map((document) => document.toObject<HandlerRecord>());
 }
 
-/** The handlers with these ids (lower-case ObjectId strings), in any order. */
-export const findHandlersByIds = (db: DirectoryDb, ids: readonly string[]) =>
-  findHandlers(db, { _id: { $in: ids.map((id) => new mongo.ObjectId(id)) } });
-
 /**
  * Sets and unsets fields of the handler `before` with the model's validators, in the write's
  * session; the changed record. The search text follows the name, address and phone.
@@ -231,11 +227,8 @@ export function updateHandler(
   { set, unset }: HandlerChanges,
   session: ClientSession,
 ) {
-  const touchesSearch = ['name', 'address', 'phone'].some((name) => name in set || name in unset);
-  const merged = { ...before, ...set };
-  if ('address' in unset) delete merged.address;
-  const $set =
-    touchesSearch || !before.searchText ? { ...set, searchText: searchTextOf(merged) } : set;
+  const searchText = searchTextAfter(before, { set, unset });
+  const $set = searchText === undefined ? set : { ...set, searchText };
   return db.handlers
     .findByIdAndUpdate(
       before._id,
@@ -243,6 +236,18 @@ export function updateHandler(
       { returnDocument: 'after', runValidators: true, session },
     )
     .lean<HandlerRecord>();
+}
+
+/**
+ * The search text of `before` once `changes` are made, when the write must store it: the name,
+ * address or phone change, or the record has none yet. Undefined otherwise.
+ */
+function searchTextAfter(before: HandlerRecord, { set, unset }: HandlerChanges) {
+  const touched = ['name', 'address', 'phone'].some((name) => name in set || name in unset);
+  if (!touched && before.searchText) return undefined;
+  const after = { ...before, ...set };
+  if ('address' in unset) delete after.address;
+  return searchTextOf(after);
 }
 
 /** The deleted record, or null when there was none. */
@@ -272,13 +277,13 @@ export async function fillMissingSearchText(db: DirectoryDb): Promise<number> {
 
 /**
  * The whole stored records of the handlers with these ids (lower-case ObjectId strings), in any
- * order, read in the write's session (the import reads those it updates this way, up to 1,000 a
- * query): one `$in` query, raw like the lists (see decodeRecords).
+ * order, in the write's session when given (the import reads those it checks and updates this
+ * way, up to 1,000 a query): one `$in` query, raw like the lists (see decodeRecords).
  */
 export async function findHandlerRecordsByIds(
   db: DirectoryDb,
   ids: readonly string[],
-  session: ClientSession,
+  session?: ClientSession,
 ): Promise<HandlerRecord[]> {
   if (ids.length === 0) return [];
   const raw = await handlerDocuments(db)
@@ -324,12 +329,8 @@ export async function updateHandlers(
       for (const name of unsetNames) delete after[name as keyof HandlerRecord];
       const $set: Partial<HandlerRecord> = { ...set, updatedAt };
       if (typeof set.name === 'string') $set.nameSort = after.nameSort = nameSortKey(set.name);
-      const touchesSearch = ['name', 'address', 'phone'].some(
-        (name) => name in set || name in unset,
-      );
-      if (touchesSearch || !before.searchText) {
-        $set.searchText = after.searchText = searchTextOf(after);
-      }
+      const searchText = searchTextAfter(before, { set, unset });
+      if (searchText !== undefined) $set.searchText = after.searchText = searchText;
       const operation = {
         updateOne: {
           filter: { _id: before._id },

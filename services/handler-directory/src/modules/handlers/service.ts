@@ -108,40 +108,46 @@ export async function listHandlers(
 ): Promise<{ data: Handler[]; next_cursor?: string }> {
   const filter = matchingFilter(query, now);
   const order = query.sort ?? 'name';
-  if (query.limit === undefined) {
-    if (query.cursor !== undefined) throw badRequest(MESSAGES.cursorNeedsLimit);
-    if (order === 'name') return { data: (await findHandlers(db, filter)).map(toHandler) };
+  const { limit, cursor } = query;
+  if (limit === undefined) {
+    if (cursor !== undefined) throw badRequest(MESSAGES.cursorNeedsLimit);
+    const records =
+      order === 'name'
+        ? await findHandlers(db, filter)
+        : await findPage(db, filter, order, undefined, 0);
+    return { data: records.map(toHandler) };
   }
   let after: PageStart;
-  if (query.cursor !== undefined) {
-    const key = decodeCursor(query.cursor);
+  if (cursor !== undefined) {
+    const key = decodeCursor(cursor);
     const fits =
-      key && (order === 'name' ? 'nameSort' in key && !isDistanceKey(key) : isUpdatedKey(key));
+      key && (order === 'name' ? !isDistanceKey(key) && !isUpdatedKey(key) : isUpdatedKey(key));
     if (!key || !fits) throw badRequest(MESSAGES.invalidCursor);
     after = key;
   }
-  const limit = query.limit ?? Number.MAX_SAFE_INTEGER;
-  const records = await findPage(
-    db,
-    filter,
-    order,
-    after,
-    query.limit === undefined ? 0 : limit + 1,
-  );
+  // One more than asked: whether another page follows, without counting.
+  const records = await findPage(db, filter, order, after, limit + 1);
+  return pageOf(records, limit, order === 'name' ? nameCursorOf : updatedCursorOf);
+}
+
+/** The first `limit` of `records` (read one more than asked), and the next page's cursor. */
+function pageOf(
+  records: HandlerRecord[],
+  limit: number,
+  cursorOf: (last: HandlerRecord) => string,
+): { data: Handler[]; next_cursor?: string } {
   const page = records.slice(0, limit);
   const last = page.at(-1);
   return {
     data: page.map(toHandler),
-    ...(records.length > limit && last
-      ? {
-          next_cursor:
-            order === 'name'
-              ? nameCursor({ nameSort: last.nameSort, id: last._id.toHexString() })
-              : updatedCursor({ updatedAt: last.updatedAt.getTime(), id: last._id.toHexString() }),
-        }
-      : {}),
+    ...(records.length > limit && last ? { next_cursor: cursorOf(last) } : {}),
   };
 }
+
+const nameCursorOf = (record: HandlerRecord) =>
+  nameCursor({ nameSort: record.nameSort, id: record._id.toHexString() });
+const updatedCursorOf = (record: HandlerRecord) =>
+  updatedCursor({ updatedAt: record.updatedAt.getTime(), id: record._id.toHexString() });
 
 /** One answer of the public list: all of it, or a page (`limit`) and the cursor of the next. */
 export interface PublicHandlerPage {
@@ -223,14 +229,7 @@ async function namePage(
 ): Promise<PublicHandlerPage> {
   // One more than asked: whether another page follows, without counting.
   const records = await findPage(db, listedAt(now), 'name', after, limit + 1);
-  const page = records.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    data: page.map(toHandler),
-    ...(records.length > limit && last
-      ? { next_cursor: nameCursor({ nameSort: last.nameSort, id: last._id.toHexString() }) }
-      : {}),
-  };
+  return pageOf(records, limit, nameCursorOf);
 }
 
 /**
