@@ -109,6 +109,19 @@ describe('accounts, managed by admins', () => {
     expect(await t.login('neu.admin', PASSWORD)).toEqual(expect.any(String));
   });
 
+  it('a set-password token used by two requests at once sets one password, once', async () => {
+    const created = await addAccount({ username: 'doppelt.klick', role: 'viewer' });
+    const answers = await Promise.all([
+      setPassword(created.setPasswordToken!, 'the first long passphrase'),
+      setPassword(created.setPasswordToken!, 'the second long passphrase'),
+    ]);
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 400]);
+    const winner = answers[0].statusCode === 200 ? 'first' : 'second';
+    expect(await t.login('doppelt.klick', `the ${winner} long passphrase`)).toEqual(
+      expect.any(String),
+    );
+  });
+
   it('refuses an expired set-password token', async () => {
     const created = await addAccount({ username: 'spaet.kommer', role: 'viewer' });
     // Three days pass: the stored end moves into the past.
@@ -290,6 +303,43 @@ describe('disabling and the last admin', () => {
       });
       expect(demoted.statusCode).toBe(200);
       expect(demoted.json().data.role).toBe('viewer');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('two admins demoting each other at once', () => {
+  it('leaves an enabled admin whatever the order', async () => {
+    const app = await createTestApp();
+    try {
+      const second = await app.request({
+        method: 'POST',
+        url: '/api/accounts',
+        payload: { username: 'gleichzeitig', role: 'admin', password: PASSWORD },
+        as: app.admin,
+      });
+      const secondAdmin = { ...app.admin, id: second.json().data.id as string };
+      secondAdmin.token = await app.login('gleichzeitig', PASSWORD);
+      const answers = await Promise.all([
+        app.request({
+          method: 'PATCH',
+          url: `/api/accounts/${secondAdmin.id}`,
+          payload: { role: 'viewer' },
+          as: app.admin,
+        }),
+        app.request({
+          method: 'PATCH',
+          url: `/api/accounts/${app.admin.id}`,
+          payload: { role: 'viewer' },
+          as: secondAdmin,
+        }),
+      ]);
+      // At most one succeeds: the other is 409 (the last admin) or 403 (its sender was demoted first).
+      expect(answers.filter((res) => res.statusCode === 200).length).toBeLessThanOrEqual(1);
+      expect(
+        await app.app.db.admins.countDocuments({ role: 'admin', disabledAt: null }),
+      ).toBeGreaterThanOrEqual(1);
     } finally {
       await app.close();
     }
