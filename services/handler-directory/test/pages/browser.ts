@@ -83,13 +83,15 @@ export interface OpenOptions {
   /** The browser's position, granted; absent: the position is not granted. */
   position?: { latitude: number; longitude: number };
   path?: string;
+  /** The phone's colour scheme (default light). */
+  colorScheme?: 'light' | 'dark';
 }
 
 /** Opens a page of `app` at 360×740 (touch, German, Berlin time). */
 export async function openPage(
   browser: Browser,
   app: ServedApp,
-  { position, path = '/verzeichnis/' }: OpenOptions = {},
+  { position, path = '/verzeichnis/', colorScheme = 'light' }: OpenOptions = {},
 ): Promise<PageSession> {
   const context = await browser.newContext({
     viewport: PHONE_VIEWPORT,
@@ -97,6 +99,7 @@ export async function openPage(
     hasTouch: true,
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
+    colorScheme,
     ...(position && { geolocation: position, permissions: ['geolocation'] }),
   });
   const requests: string[] = [];

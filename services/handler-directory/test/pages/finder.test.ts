@@ -238,6 +238,25 @@ describe('the finder at 360×740', () => {
     });
   });
 
+  it('follows the phone’s dark scheme at night: a dark page, text contrast still at least 4.5:1', async () => {
+    await withPage({ position: MUNICH, colorScheme: 'dark' }, async ({ page }) => {
+      await cardNames(page);
+      const background = await page.evaluate<string>(
+        'getComputedStyle(document.body).backgroundColor',
+      );
+      const [r, g, b] = background.match(/\d+/g)!.map(Number);
+      expect(Math.max(r!, g!, b!)).toBeLessThan(64);
+      expect(await lowContrastTexts(page)).toEqual([]);
+    });
+    const refused = await openPage(browser, app, { colorScheme: 'dark' });
+    try {
+      await refused.page.getByText('Ihr Standort ist nicht freigegeben').waitFor();
+      expect(await lowContrastTexts(refused.page)).toEqual([]);
+    } finally {
+      await refused.close();
+    }
+  });
+
   it('loads, as a phone receives it, in at most 50 kB: HTML, script, styles and icon, compressed', async () => {
     await withPage({}, async ({ page }) => {
       await page.getByText('Ihr Standort ist nicht freigegeben').waitFor();
