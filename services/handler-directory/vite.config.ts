@@ -61,8 +61,12 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
     rolldownOptions: {
-      // One HTML file per page: the finder now, the handler's page and the admin app later.
-      input: { finder: path.join(WEB_DIR, 'index.html') },
+      // One HTML file per page: the finder, the handler's page and the admin app.
+      input: {
+        finder: path.join(WEB_DIR, 'index.html'),
+        handler: path.join(WEB_DIR, 'mein-eintrag/index.html'),
+        admin: path.join(WEB_DIR, 'admin/index.html'),
+      },
     },
   },
   // `vite` (dev server) against a directory running on its default port.

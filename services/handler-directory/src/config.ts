@@ -22,6 +22,16 @@ export const EnvSchema = Type.Object({
   MONGODB_DB_NAME: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,63}$' })),
   // How long the handlers' change history is kept (a TTL index); at least a year.
   HISTORY_RETENTION_DAYS: Type.Integer({ minimum: 365, maximum: 36_500, default: 400 }),
+  // The admin app's map tiles: an http(s) URL template with {z}, {x} and {y}; `none`: no tiles
+  // (the map still sets a position by a click, and latitude and longitude can be typed).
+  MAP_TILE_URL: Type.String({
+    pattern: '^none$|^https?://[^/?#\\s]+/[^\\s]*\\{z\\}[^\\s]*\\{x\\}[^\\s]*\\{y\\}',
+    default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  }),
+  MAP_TILE_ATTRIBUTION: Type.String({
+    maxLength: 300,
+    default: '© OpenStreetMap-Mitwirkende',
+  }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -32,6 +42,8 @@ export interface DirectoryConfig extends CommonConfig {
   adminUsername: string;
   adminPassword: string | undefined;
   historyRetentionDays: number;
+  /** The map tiles of the admin app (pages.ts: their origin joins the pages' `img-src`). */
+  mapTiles: { url: string; attribution: string } | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfig {
@@ -45,5 +57,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfi
     adminUsername: e.ADMIN_USERNAME.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    mapTiles:
+      e.MAP_TILE_URL === 'none'
+        ? undefined
+        : { url: e.MAP_TILE_URL, attribution: e.MAP_TILE_ATTRIBUTION },
   };
 }

@@ -31,7 +31,7 @@ export const PAGES_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.ur
  * The pages' Content-Security-Policy, the one place it is written: scripts, styles and requests
  * from the page's own origin only (no inline script or style, no eval), nothing framed or
  * framing, forms posting to the origin only. `imageOrigins` are the map's tile host (the admin
- * app, later): images only, never scripts or requests.
+ * app's, `MAP_TILE_URL`): images only, never scripts or requests.
  */
 export function pagesContentSecurityPolicy(imageOrigins: readonly string[] = []): string {
   return [
@@ -52,11 +52,26 @@ export function pagesContentSecurityPolicy(imageOrigins: readonly string[] = [])
  * a document also gets its CSP, its own browsing context group (no window of another origin can
  * reach it) and a Permissions-Policy that lets it ask for the position and nothing else.
  */
-const PAGE_HEADERS = Object.entries({
-  'content-security-policy': pagesContentSecurityPolicy(),
-  'cross-origin-opener-policy': 'same-origin',
-  'permissions-policy': 'geolocation=(self), camera=(), microphone=(), payment=(), usb=()',
-});
+function pageHeaders(config: DirectoryConfig): [string, string][] {
+  const tiles = config.mapTiles ? [tileOrigin(config.mapTiles.url)] : [];
+  return Object.entries({
+    'content-security-policy': pagesContentSecurityPolicy(tiles),
+    'cross-origin-opener-policy': 'same-origin',
+    'permissions-policy': 'geolocation=(self), camera=(), microphone=(), payment=(), usb=()',
+  });
+}
+
+/** `https://tile.openstreetmap.org` of `https://tile.openstreetmap.org/{z}/{x}/{y}.png`. */
+export function tileOrigin(template: string): string {
+  return new URL(template.replace(/[{}]/g, '')).origin;
+}
+
+/**
+ * The pages' settings (`karte.json` below the prefix): the map's tile URL template and its
+ * attribution, or `tiles: null` (no tiles: the map still takes a click). A file, not inline
+ * script, so the CSP needs no exception.
+ */
+export const PAGES_SETTINGS = 'karte.json';
 
 /** Vite names what it emits into assets/ by its content: a changed file has a new name. */
 const HASHED_ASSETS = 'assets/';
@@ -124,7 +139,7 @@ type Coding = 'br' | 'gzip';
  */
 export function servePages(root: string): ServicePlugin<DirectoryConfig> {
   // Not wrapped in fastify-plugin: the page headers hook stays with the page routes.
-  return async (app: FastifyInstance) => {
+  return async (app: FastifyInstance, { config }) => {
     const files = readBuild(root);
     if (!files.has(INDEX)) {
       app.log.warn(`pages not built: ${root} has no ${INDEX}, ${PAGES_PREFIX} answers 404`);
@@ -136,12 +151,20 @@ export function servePages(root: string): ServicePlugin<DirectoryConfig> {
       return;
     }
 
+    const headers = pageHeaders(config);
     app.addHook(
       'onRequest',
       (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-        for (const [name, value] of PAGE_HEADERS) reply.header(name, value);
+        for (const [name, value] of headers) reply.header(name, value);
         done();
       },
+    );
+    const settings = JSON.stringify({ tiles: config.mapTiles ?? null });
+    app.get(PAGES_PREFIX + PAGES_SETTINGS, ROUTE_OPTIONS, (_request, reply) =>
+      reply
+        .header('content-type', CONTENT_TYPES['.json'])
+        .header('cache-control', CACHE_REVALIDATE)
+        .send(settings),
     );
     for (const [name, file] of files) {
       const serve = (request: FastifyRequest, reply: FastifyReply) => send(request, reply, file);

@@ -2,7 +2,10 @@
 // test script's `vite build`), and Debian's Chromium driven by playwright-core (no browser
 // download: the test script installs the `chromium` package when it is missing).
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from '@jest/globals';
 import {
   chromium,
@@ -32,6 +35,8 @@ export const CHROMIUM_FLAGS = [
 
 /** The phone the finder is made for. */
 export const PHONE_VIEWPORT = { width: 360, height: 740 };
+/** An office screen (the admin app's usual place). */
+export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 
 /** `chromium` on PATH (Debian's package: /usr/bin/chromium). */
 export function chromiumPath(): string {
@@ -85,18 +90,21 @@ export interface OpenOptions {
   path?: string;
   /** The phone's colour scheme (default light). */
   colorScheme?: 'light' | 'dark';
+  /** A phone at 360×740 with touch (default), or a desktop screen at 1280×800. */
+  device?: 'phone' | 'desktop';
 }
 
-/** Opens a page of `app` at 360×740 (touch, German, Berlin time). */
+/** Opens a page of `app` on a phone at 360×740 or a desktop (German, Berlin time). */
 export async function openPage(
   browser: Browser,
   app: ServedApp,
-  { position, path = '/verzeichnis/', colorScheme = 'light' }: OpenOptions = {},
+  { position, path = '/verzeichnis/', colorScheme = 'light', device = 'phone' }: OpenOptions = {},
 ): Promise<PageSession> {
+  const phone = device === 'phone';
   const context = await browser.newContext({
-    viewport: PHONE_VIEWPORT,
-    isMobile: true,
-    hasTouch: true,
+    viewport: phone ? PHONE_VIEWPORT : DESKTOP_VIEWPORT,
+    isMobile: phone,
+    hasTouch: phone,
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
     colorScheme,
@@ -130,4 +138,30 @@ export async function openPage(
       expect(problems).toEqual([]);
     },
   };
+}
+
+/**
+ * Signs in through a page's login form (the handler's page, the admin app) and waits until the
+ * form is gone.
+ */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('Benutzername').fill(username);
+  await page.getByLabel('Passwort', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Anmelden' }).click();
+  await page.getByRole('heading', { name: 'Anmelden' }).waitFor({ state: 'detached' });
+}
+
+/**
+ * Where the tests save their screenshots of the pages: SCREENSHOT_DIR, else the git-ignored
+ * test-output/screenshots of this package. `pnpm screenshots` writes the README's copies
+ * (docs/screenshots at the repository's root).
+ */
+const SCREENSHOT_DIR =
+  process.env.SCREENSHOT_DIR ??
+  fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
+
+/** Saves the whole page as `<name>.png` (for example `finder-phone`). */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

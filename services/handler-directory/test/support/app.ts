@@ -55,6 +55,9 @@ export function testConfig(overrides: Partial<DirectoryConfig> = {}): DirectoryC
       // threads would get so little CPU that login-heavy tests time out. The benchmark
       // measures the default.
       PASSWORD_THREAD_NICENESS: '0',
+      // No map tiles: tests send nothing off this machine (a page test that wants tiles serves
+      // them on loopback).
+      MAP_TILE_URL: 'none',
     }),
     ...overrides,
   };

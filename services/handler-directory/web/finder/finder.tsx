@@ -11,7 +11,7 @@ import {
   forQuery,
   parseCoordinate,
   phoneUri,
-} from './format';
+} from '../lib/format';
 
 const api = apiClient();
 

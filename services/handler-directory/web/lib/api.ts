@@ -5,7 +5,11 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from './generated/handler-directory';
 
-export type PublicHandler = components['schemas']['PublicHandler'];
+export type Schemas = components['schemas'];
+export type PublicHandler = Schemas['PublicHandler'];
+export type Handler = Schemas['Handler'];
+export type Me = Schemas['Me'];
+export type Account = Schemas['Account'];
 
 /**
  * The pages call the origin they came from (the directory itself, or the gateway in front of
@@ -17,7 +21,10 @@ export type PublicHandler = components['schemas']['PublicHandler'];
  * variable of the page's script, passed here as `token`, never in localStorage, sessionStorage
  * or a cookie. Reloading the page or logging out forgets it (web/README.md).
  */
-export function apiClient(token?: () => string | undefined) {
+export function apiClient(
+  token?: () => string | undefined,
+  { onUnauthorised }: { onUnauthorised?: () => void } = {},
+) {
   const client = createClient<paths>({ baseUrl: '', cache: 'no-cache' });
   if (token) {
     client.use({
@@ -26,10 +33,17 @@ export function apiClient(token?: () => string | undefined) {
         if (value) request.headers.set('authorization', `Bearer ${value}`);
         return request;
       },
+      onResponse({ request, response }) {
+        // A token that no longer works (expired, or its account disabled).
+        if (response.status === 401 && request.headers.has('authorization')) onUnauthorised?.();
+        return response;
+      },
     });
   }
   return client;
 }
+
+export type Api = ReturnType<typeof apiClient>;
 
 /**
  * The text to show for a failed call: the API's own message (German) as it comes, else one of

@@ -1,4 +1,4 @@
-// German formats of what the finder shows, and the reading of what a person types.
+// German formats of what the pages show, and the reading of what a person types.
 
 const kilometres = new Intl.NumberFormat('de-DE', {
   minimumFractionDigits: 1,

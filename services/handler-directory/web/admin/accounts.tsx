@@ -1,0 +1,6 @@
+// (To be built: issue 22.)
+import type { Session } from '../lib/session';
+
+export function Accounts({ session }: { session: Session }) {
+  return <p>{session.me.username}</p>;
+}

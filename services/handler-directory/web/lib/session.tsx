@@ -1,0 +1,295 @@
+// Signing in, for the pages that need an account (the handler's page, the admin app): the login
+// form, the first password from a set-password link, and the session the page works in.
+//
+// The bearer token lives in memory only: a variable of this module, never localStorage,
+// sessionStorage or a cookie (web/README.md). Logging out reloads the page, which forgets the
+// token and every record the page had loaded.
+import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { apiClient, failureText, OFFLINE_TEXT, type Api, type Me } from './api';
+
+export type Role = Me['role'];
+
+/** The signed-in account and the API client that carries its token. */
+export interface Session {
+  me: Me;
+  api: Api;
+  logout: () => void;
+}
+
+let token: string | undefined;
+/** Set by the mounted `SignedIn`: what a 401 on a signed-in request does (back to the form). */
+let onSessionEnded: (() => void) | undefined;
+
+const authorisedApi = apiClient(() => token, {
+  // A 401 with a token: it expired (JWT_TTL) or the account was disabled; sign in again.
+  onUnauthorised: () => onSessionEnded?.(),
+});
+const publicApi = apiClient();
+
+/**
+ * The set-password link's fragment, `#konto=<username>&passwort=<token>`: a fragment never
+ * reaches a server, a log or a Referer. Read once at start-up and removed from the address bar
+ * and the history at once.
+ */
+function takeSetPasswordLink(): { token: string; username: string } | undefined {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const linkToken = fragment.get('passwort');
+  if (!linkToken) return undefined;
+  history.replaceState(null, '', location.pathname + location.search);
+  return { token: linkToken, username: fragment.get('konto') ?? '' };
+}
+
+/** The set-password link of an account, for the page its role uses. */
+export function setPasswordLink(account: { username: string; role: Role }, linkToken: string) {
+  const page = account.role === 'handler' ? 'mein-eintrag/' : 'admin/';
+  const fragment = new URLSearchParams({ konto: account.username, passwort: linkToken });
+  return new URL(`/verzeichnis/${page}#${fragment.toString()}`, location.origin).href;
+}
+
+type Stage =
+  | { step: 'sign-in'; username: string; message?: string }
+  | { step: 'set-password'; token: string; username: string }
+  | { step: 'signed-in'; me: Me };
+
+/**
+ * The page's content for a signed-in account of one of `roles`; before that the login form (or
+ * the set-password form when the page was opened through a set-password link).
+ */
+export function SignedIn(props: {
+  roles: readonly Role[];
+  /** Where an account of another role is sent, by role. */
+  otherPages: Partial<Record<Role, { href: string; name: string }>>;
+  children: (session: Session) => ComponentChildren;
+}) {
+  const [stage, setStage] = useState<Stage>(() => {
+    const link = takeSetPasswordLink();
+    return link ? { step: 'set-password', ...link } : { step: 'sign-in', username: '' };
+  });
+
+  useEffect(() => {
+    onSessionEnded = () => {
+      token = undefined;
+      setStage({
+        step: 'sign-in',
+        username: stage.step === 'signed-in' ? stage.me.username : '',
+        message: 'Die Anmeldung ist abgelaufen. Bitte erneut anmelden.',
+      });
+    };
+    return () => (onSessionEnded = undefined);
+  }, [stage]);
+
+  if (stage.step === 'set-password') {
+    return (
+      <SetPasswordForm
+        linkToken={stage.token}
+        onDone={() =>
+          setStage({
+            step: 'sign-in',
+            username: stage.username,
+            message: 'Das Passwort ist gesetzt. Bitte melden Sie sich damit an.',
+          })
+        }
+      />
+    );
+  }
+  if (stage.step === 'sign-in') {
+    return (
+      <SignInForm
+        username={stage.username}
+        message={stage.message}
+        onSignedIn={(me) => setStage({ step: 'signed-in', me })}
+      />
+    );
+  }
+  const { me } = stage;
+  if (!props.roles.includes(me.role)) {
+    const other = props.otherPages[me.role];
+    return (
+      <section aria-labelledby="falsche-seite">
+        <h2 id="falsche-seite">Diese Seite ist nicht für Ihr Konto</h2>
+        {other && (
+          <p>
+            Ihr Konto verwendet die Seite <a href={other.href}>{other.name}</a>.
+          </p>
+        )}
+        <button type="button" class="secondary" onClick={logout}>
+          Abmelden
+        </button>
+      </section>
+    );
+  }
+  return <>{props.children({ me, api: authorisedApi, logout })}</>;
+}
+
+/** Forgets the token and everything loaded: the page starts again from its HTML. */
+function logout() {
+  token = undefined;
+  location.replace(location.pathname);
+}
+
+function SignInForm(props: {
+  username: string;
+  message: string | undefined;
+  onSignedIn: (me: Me) => void;
+}) {
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const usernameInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    (props.username ? passwordInput : usernameInput).current?.focus();
+  }, []);
+
+  async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(undefined);
+    try {
+      const login = await publicApi.POST('/api/auth/login', {
+        body: { username: text(form, 'username'), password: text(form, 'password') },
+      });
+      if (!login.data) {
+        setError(failureText(login.error, login.response.status));
+        passwordInput.current?.select();
+        return;
+      }
+      token = login.data.token;
+      const me = await authorisedApi.GET('/api/auth/me');
+      if (!me.data) {
+        token = undefined;
+        setError(failureText(me.error, me.response.status));
+        return;
+      }
+      props.onSignedIn(me.data.data);
+    } catch {
+      setError(OFFLINE_TEXT);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form class="panel narrow" onSubmit={(event) => void submit(event)} aria-labelledby="anmelden">
+      <h2 id="anmelden">Anmelden</h2>
+      {props.message && (
+        <p class="notice" role="status">
+          {props.message}
+        </p>
+      )}
+      <label for="benutzername">Benutzername</label>
+      <input
+        id="benutzername"
+        name="username"
+        ref={usernameInput}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellcheck={false}
+        required
+        defaultValue={props.username}
+      />
+      <label for="passwort">Passwort</label>
+      <input
+        id="passwort"
+        name="password"
+        type="password"
+        ref={passwordInput}
+        autoComplete="current-password"
+        required
+      />
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="wide" disabled={busy}>
+        {busy ? 'Anmeldung läuft …' : 'Anmelden'}
+      </button>
+    </form>
+  );
+}
+
+/** A text field of a submitted form. */
+function text(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+/** Passwords the API takes: 12–128 characters (the contract's `Password`). */
+const PASSWORD_MIN = 12;
+
+function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = text(form, 'password');
+    if (password.length < PASSWORD_MIN) {
+      setError(`Das Passwort braucht mindestens ${PASSWORD_MIN} Zeichen.`);
+      return;
+    }
+    if (password !== text(form, 'repeat')) {
+      setError('Die beiden Eingaben stimmen nicht überein.');
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await publicApi.POST('/api/auth/set-password', {
+        body: { token: props.linkToken, password },
+      });
+      if (data) props.onDone();
+      else setError(failureText(failure, response.status));
+    } catch {
+      setError(OFFLINE_TEXT);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form
+      class="panel narrow"
+      onSubmit={(event) => void submit(event)}
+      aria-labelledby="passwort-setzen"
+    >
+      <h2 id="passwort-setzen">Passwort festlegen</h2>
+      <p class="hint" id="passwort-hinweis">
+        Mindestens {PASSWORD_MIN} Zeichen, gern ein Satz. Der Link gilt einmal und 72 Stunden.
+      </p>
+      <label for="neues-passwort">Neues Passwort</label>
+      <input
+        id="neues-passwort"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        aria-describedby="passwort-hinweis"
+        required
+      />
+      <label for="passwort-wiederholen">Passwort wiederholen</label>
+      <input
+        id="passwort-wiederholen"
+        name="repeat"
+        type="password"
+        autoComplete="new-password"
+        required
+      />
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="wide" disabled={busy}>
+        {busy ? 'Wird gespeichert …' : 'Passwort speichern'}
+      </button>
+    </form>
+  );
+}
