@@ -88,17 +88,16 @@ describe('the finder page', () => {
     expect(again.headers['content-security-policy']).toBe(pagesContentSecurityPolicy());
   });
 
-  it('keeps its hashed script and stylesheet for a year, immutable', async () => {
+  it('keeps its hashed scripts and stylesheet for a year, immutable', async () => {
+    // Its entry, the chunks it shares with the other pages (preloaded), and the stylesheet.
     const files = assets();
-    expect(files).toEqual([
-      expect.stringMatching(/^assets\/finder-[\w-]+\.js$/),
-      expect.stringMatching(/^assets\/finder-[\w-]+\.css$/),
-    ]);
-    const types = ['text/javascript; charset=utf-8', 'text/css; charset=utf-8'];
-    for (const [i, file] of files.entries()) {
+    expect(files[0]).toMatch(/^assets\/finder-[\w-]+\.js$/);
+    expect(files.filter((file) => file.endsWith('.css'))).toHaveLength(1);
+    const types = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+    for (const file of files) {
       const res = await get(PAGES_PREFIX + file, { 'accept-encoding': 'br' });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['content-type']).toBe(types[i]);
+      expect(res.headers['content-type']).toBe(types[file.endsWith('.css') ? 'css' : 'js']);
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(brotliDecompressSync(res.rawPayload)).toEqual(built(file));
     }
@@ -167,6 +166,48 @@ describe('without a build', () => {
     } finally {
       await app.close();
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the handler’s page, the admin app and the map settings', () => {
+  it.each(['mein-eintrag/', 'admin/'])(
+    'serves %s with the pages’ headers, and its folder without the slash redirects there',
+    async (folder) => {
+      const res = await get(PAGES_PREFIX + folder);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(built(`${folder}index.html`).toString('utf8'));
+      expect(res.headers['content-security-policy']).toBe(pagesContentSecurityPolicy());
+      const bare = await get(PAGES_PREFIX + folder.slice(0, -1));
+      expect(bare.statusCode).toBe(301);
+      expect(bare.headers.location).toBe(PAGES_PREFIX + folder);
+    },
+  );
+
+  it('tells the pages there are no tiles when MAP_TILE_URL is none (as in every test)', async () => {
+    const res = await get(`${PAGES_PREFIX}karte.json`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.json()).toEqual({ tiles: null });
+  });
+
+  it('allows the tile host for images only, and tells the pages its URL and attribution', async () => {
+    const mapTiles = {
+      url: 'https://tiles.example.org/osm/{z}/{x}/{y}.png',
+      attribution: '© OpenStreetMap-Mitwirkende',
+    };
+    const withTiles = await createTestApp({ mapTiles });
+    try {
+      const settings = await withTiles.request({ method: 'GET', url: `${PAGES_PREFIX}karte.json` });
+      expect(settings.json()).toEqual({ tiles: mapTiles });
+      const page = await withTiles.request({ method: 'GET', url: `${PAGES_PREFIX}admin/` });
+      const csp = String(page.headers['content-security-policy']);
+      expect(csp).toBe(pagesContentSecurityPolicy(['https://tiles.example.org']));
+      expect(csp).toContain("img-src 'self' https://tiles.example.org;");
+      expect(csp).toContain("connect-src 'self';");
+      expect(csp).toContain("script-src 'self';");
+    } finally {
+      await withTiles.close();
     }
   });
 });

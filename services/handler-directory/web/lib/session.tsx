@@ -67,6 +67,16 @@ export function SignedIn(props: {
     return link ? { step: 'set-password', ...link } : { step: 'sign-in', username: '' };
   });
 
+  // A set-password link opened in a tab already showing this page changes only the fragment.
+  useEffect(() => {
+    const onLink = () => {
+      const link = takeSetPasswordLink();
+      if (link) setStage({ step: 'set-password', ...link });
+    };
+    addEventListener('hashchange', onLink);
+    return () => removeEventListener('hashchange', onLink);
+  }, []);
+
   useEffect(() => {
     onSessionEnded = () => {
       token = undefined;

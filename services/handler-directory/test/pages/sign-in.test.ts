@@ -1,0 +1,178 @@
+// Signing in to the pages that need an account (web/lib/session.tsx), in real headless Chromium
+// against the real app: the API's German messages as they come, the login limit, the
+// set-password link (used once, gone from the address bar), the token in memory only, an account
+// on the other role's page, a session that ends under the page, and logging out.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, VIEWER } from '../support/app.js';
+import { createHandler } from '../support/handlers.js';
+import { launchChromium, openPage, serveApp, signIn, type ServedApp } from './browser.js';
+
+// A browser and the app share two cores with the rest of the test run.
+jest.setTimeout(90_000);
+
+const ADMIN_APP = '/verzeichnis/admin/';
+const HANDLER_PAGE = '/verzeichnis/mein-eintrag/';
+
+let app: ServedApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/** A new handler account bound to a new handler, with its one-time set-password token. */
+async function handlerAccount(username: string) {
+  const handler = await createHandler(app);
+  const res = await app.request({
+    method: 'POST',
+    url: '/api/accounts',
+    payload: { username, role: 'handler', handlerId: handler._id },
+    as: app.admin,
+  });
+  expect(res.statusCode).toBe(201);
+  const body = res.json<{ data: { id: string }; setPasswordToken: string }>();
+  return { id: body.data.id, token: body.setPasswordToken };
+}
+
+const linkTo = (page: string, username: string, token: string) =>
+  `${page}#${new URLSearchParams({ konto: username, passwort: token }).toString()}`;
+
+async function storage(page: Page) {
+  return {
+    local: await page.evaluate(() => localStorage.length),
+    session: await page.evaluate(() => sessionStorage.length),
+    cookies: await page.context().cookies(),
+  };
+}
+
+describe('signing in to the admin app and the handler’s page', () => {
+  it('shows the API’s German message for a wrong password, then signs in; the token is in no storage', async () => {
+    const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop' });
+    await s.page.getByLabel('Benutzername').fill(ADMIN.username);
+    await s.page.getByLabel('Passwort', { exact: true }).fill('not the password');
+    await s.page.getByRole('button', { name: 'Anmelden' }).click();
+    await expect(s.page.getByRole('alert').textContent()).resolves.toBe(
+      'Benutzername oder Passwort falsch',
+    );
+
+    await signIn(s.page, ADMIN.username, ADMIN.password);
+    await s.page.getByText(`Angemeldet als ${ADMIN.username}`).waitFor();
+    expect(await storage(s.page)).toEqual({ local: 0, session: 0, cookies: [] });
+    await s.close();
+  });
+
+  // The viewer is locked out after this test (for the rest of the file).
+  it('applies the login limit as the API does: after five failures the sixth try shows the 429 message', async () => {
+    const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop' });
+    await s.page.getByLabel('Benutzername').fill(VIEWER.username);
+    const alert = s.page.getByRole('alert');
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      await s.page.getByLabel('Passwort', { exact: true }).fill(`wrong ${attempt}`);
+      await s.page.getByRole('button', { name: 'Anmelden' }).click();
+      await s.page.getByRole('button', { name: 'Anmelden' }).waitFor();
+      await alert.waitFor();
+      if (attempt < 6) {
+        await expect(alert.textContent()).resolves.toBe('Benutzername oder Passwort falsch');
+      }
+    }
+    await expect(alert.textContent()).resolves.toMatch(
+      /^Zu viele fehlgeschlagene Anmeldeversuche, bitte in \d+ Sekunden erneut versuchen$/,
+    );
+    await s.close();
+  });
+
+  it('sets the first password through the link once; the token leaves the address bar at once', async () => {
+    const { token } = await handlerAccount('hanna.link');
+    const s = await openPage(browser, app, { path: linkTo(HANDLER_PAGE, 'hanna.link', token) });
+    await s.page.getByRole('heading', { name: 'Passwort festlegen' }).waitFor();
+    // Replaced, not kept: neither the address bar nor a reload has the token any more.
+    expect(new URL(s.page.url()).hash).toBe('');
+    await s.page.reload();
+    await s.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    await s.page.goto(`${app.url}${linkTo(HANDLER_PAGE, 'hanna.link', token)}`);
+    await s.page.getByRole('heading', { name: 'Passwort festlegen' }).waitFor();
+
+    await s.page.getByLabel('Neues Passwort').fill('short');
+    await s.page.getByLabel('Passwort wiederholen').fill('short');
+    await s.page.getByRole('button', { name: 'Passwort speichern' }).click();
+    await expect(s.page.getByRole('alert').textContent()).resolves.toBe(
+      'Das Passwort braucht mindestens 12 Zeichen.',
+    );
+    await s.page.getByLabel('Neues Passwort').fill('eine lange Passphrase');
+    await s.page.getByLabel('Passwort wiederholen').fill('eine lange Passphrase');
+    await s.page.getByRole('button', { name: 'Passwort speichern' }).click();
+    await s.page.getByText('Das Passwort ist gesetzt. Bitte melden Sie sich damit an.').waitFor();
+    // The username comes from the link.
+    await expect(s.page.getByLabel('Benutzername').inputValue()).resolves.toBe('hanna.link');
+    await s.page.getByLabel('Passwort', { exact: true }).fill('eine lange Passphrase');
+    await s.page.getByRole('button', { name: 'Anmelden' }).click();
+    await s.page.getByText('Angemeldet als hanna.link').waitFor();
+    await s.close();
+
+    // The same link again: the API's 400, shown as it comes.
+    const again = await openPage(browser, app, {
+      path: linkTo(HANDLER_PAGE, 'hanna.link', token),
+    });
+    await again.page.getByLabel('Neues Passwort').fill('noch eine Passphrase');
+    await again.page.getByLabel('Passwort wiederholen').fill('noch eine Passphrase');
+    await again.page.getByRole('button', { name: 'Passwort speichern' }).click();
+    await expect(again.page.getByRole('alert').textContent()).resolves.toBe(
+      'Der Link zum Setzen des Passworts ist ungültig, abgelaufen oder schon benutzt',
+    );
+    await again.close();
+  });
+
+  it('sends an account signed in on the other role’s page to its own page', async () => {
+    const s = await openPage(browser, app, { path: HANDLER_PAGE });
+    await signIn(s.page, ADMIN.username, ADMIN.password);
+    await s.page.getByRole('heading', { name: 'Diese Seite ist nicht für Ihr Konto' }).waitFor();
+    await expect(
+      s.page.getByRole('link', { name: 'Verwaltung' }).getAttribute('href'),
+    ).resolves.toBe(ADMIN_APP);
+    await s.close();
+  });
+
+  it('goes back to the form with a German notice when the account is disabled under the page', async () => {
+    const created = await app.request({
+      method: 'POST',
+      url: '/api/accounts',
+      payload: { username: 'ada.second', role: 'admin', password: 'adas lange Passphrase' },
+      as: app.admin,
+    });
+    expect(created.statusCode).toBe(201);
+    const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop' });
+    await signIn(s.page, 'ada.second', 'adas lange Passphrase');
+    await s.page.getByText('Angemeldet als ada.second').waitFor();
+
+    const res = await app.request({
+      method: 'PATCH',
+      url: `/api/accounts/${created.json<{ data: { id: string } }>().data.id}`,
+      payload: { disabled: true },
+      as: app.admin,
+    });
+    expect(res.statusCode).toBe(200);
+    // The page's next request carries a token that no longer works: 401, back to the form.
+    await s.page.getByRole('button', { name: 'Konten' }).click();
+    await s.page.getByText('Die Anmeldung ist abgelaufen. Bitte erneut anmelden.').waitFor();
+    await expect(s.page.getByLabel('Benutzername').inputValue()).resolves.toBe('ada.second');
+    await s.close();
+  });
+
+  it('forgets everything on logout: the form is back, the account’s data gone from the page', async () => {
+    const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop' });
+    await signIn(s.page, ADMIN.username, ADMIN.password);
+    await s.page.getByText(`Angemeldet als ${ADMIN.username}`).waitFor();
+    await s.page.getByRole('button', { name: 'Abmelden' }).click();
+    await s.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    await expect(s.page.getByLabel('Benutzername').inputValue()).resolves.toBe('');
+    expect(await s.page.locator('body').textContent()).not.toContain(ADMIN.username);
+    expect(await storage(s.page)).toEqual({ local: 0, session: 0, cookies: [] });
+    await s.close();
+  });
+});
