@@ -12,6 +12,7 @@ import {
   PHONE_VIEWPORT,
   launchChromium,
   openPage,
+  saveScreenshot,
   serveApp,
   type PageSession,
   type ServedApp,
@@ -114,11 +115,21 @@ describe('the finder at 360×740', () => {
       expect(box.width).toBeGreaterThanOrEqual(280);
       const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
       expect(scrollWidth).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
+      await saveScreenshot(page, 'finder-phone');
 
       // A radius of 10 km leaves the one nearby.
       await page.getByLabel('Umkreis').selectOption('10');
       await page.getByText('im Umkreis von 10 km').waitFor();
       expect(await page.locator('.card h3').allTextContents()).toEqual(['Anna Nahe']);
+    });
+  });
+
+  it('shows the same on a desktop screen, the cards in one readable column', async () => {
+    await withPage({ position: MUNICH, device: 'desktop' }, async ({ page }) => {
+      expect((await cardNames(page)).slice(0, 2)).toEqual(['Anna Nahe', 'Bernd Weiter']);
+      const card = (await page.locator('.card').first().boundingBox())!;
+      expect(card.width).toBeLessThanOrEqual(640);
+      await saveScreenshot(page, 'finder-desktop');
     });
   });
 
@@ -271,12 +282,22 @@ describe('the finder at 360×740', () => {
         'the finder as the browser received it: ' +
           loaded.map((l) => `${l.path} ${l.received} B (${l.decoded} B decoded)`).join(', '),
       );
-      expect(loaded.map((l) => l.path)).toEqual([
-        PAGES_PREFIX,
-        expect.stringMatching(/^\/verzeichnis\/assets\/.+\.js$/),
-        expect.stringMatching(/^\/verzeichnis\/assets\/.+\.css$/),
-        `${PAGES_PREFIX}favicon.svg`,
-      ]);
+      // The page, its script (the entry and the chunks it shares with the other pages), its
+      // stylesheet and the icon: nothing else.
+      const paths = loaded.map((l) => l.path);
+      expect(paths[0]).toBe(PAGES_PREFIX);
+      expect(paths).toContain(`${PAGES_PREFIX}favicon.svg`);
+      expect(paths.filter((p) => p.endsWith('.css'))).toHaveLength(1);
+      expect(
+        paths.filter((p) => /^\/verzeichnis\/assets\/finder-[\w-]+\.js$/.test(p)),
+      ).toHaveLength(1);
+      expect(
+        paths.every(
+          (p) =>
+            p === PAGES_PREFIX ||
+            /^\/verzeichnis\/(?:assets\/[\w-]+\.(?:js|css)|favicon\.svg)$/.test(p),
+        ),
+      ).toBe(true);
       for (const l of loaded) expect(l.received).toBeLessThan(l.decoded);
       expect(loaded.reduce((sum, l) => sum + l.received, 0)).toBeLessThanOrEqual(50_000);
     });
