@@ -509,9 +509,11 @@ describe('micro-cache of the public handler list', () => {
 });
 
 describe('the directory’s pages through the gateway', () => {
-  // The CSP of services/handler-directory/src/plugins/pages.ts, as a browser must receive it.
+  // The CSP of services/handler-directory/src/plugins/pages.ts, as a browser must receive it:
+  // with the default MAP_TILE_URL, OpenStreetMap's tile host for images only.
   const PAGES_CSP =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+    "default-src 'none'; script-src 'self'; style-src 'self'; " +
+    "img-src 'self' https://tile.openstreetmap.org; " +
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
   it('serves the finder at /verzeichnis/ with its CSP, its script and stylesheet, still compressed by the directory', async () => {
@@ -532,7 +534,9 @@ describe('the directory’s pages through the gateway', () => {
       const assets = [...html.matchAll(/(?:src|href)="(\/verzeichnis\/assets\/[^"]+)"/g)].map(
         (match) => match[1]!,
       );
-      expect(assets).toEqual([expect.stringMatching(/\.js$/), expect.stringMatching(/\.css$/)]);
+      // Its entry first, the chunks it shares with the other pages, one stylesheet.
+      expect(assets[0]).toMatch(/\/finder-[\w-]+\.js$/);
+      expect(assets.filter((asset) => asset.endsWith('.css'))).toHaveLength(1);
       for (const asset of assets) {
         const res = await fetch(`${gateway!.url}${asset}`, {
           headers: { 'accept-encoding': 'gzip' },
@@ -556,6 +560,32 @@ describe('the directory’s pages through the gateway', () => {
     const res = await call('/verzeichnis');
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe('/verzeichnis/');
+  });
+
+  it.each([
+    ['/verzeichnis/mein-eintrag/', 'Mein Eintrag'],
+    ['/verzeichnis/admin/', 'Verwaltung der Nachsuchenführer'],
+  ])('serves %s with the same CSP, and its sign-in through the same origin', async (path, h1) => {
+    const page = await call(path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(PAGES_CSP);
+    expect(page.text).toContain(`<h1>${h1}</h1>`);
+    const bare = await call(path.slice(0, -1));
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe(path);
+    const login = await call('/api/auth/login', { method: 'POST', body: DIRECTORY_ADMIN });
+    expect(login.status).toBe(200);
+  });
+
+  it('gives the pages the map settings: OpenStreetMap tiles by default', async () => {
+    const res = await call('/verzeichnis/karte.json');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      tiles: {
+        url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+        attribution: '© OpenStreetMap-Mitwirkende',
+      },
+    });
   });
 });
 
