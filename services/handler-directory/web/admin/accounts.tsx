@@ -1,6 +1,242 @@
-// (To be built: issue 22.)
-import type { Session } from '../lib/session';
+// The accounts (admin): who signs in, with which role, bound to which handler record; creating
+// one (its set-password link shown once), disabling and enabling, changing the role or the
+// record, and a new set-password link. The API's refusals (a taken username, the last admin)
+// are shown as they come.
+import { useEffect, useState } from 'preact/hooks';
+import { failureText, OFFLINE_TEXT, type Account, type Api } from '../lib/api';
+import { ROLE_NAMES } from '../lib/pages';
+import { setPasswordLink, type Role, type Session } from '../lib/session';
+import { AccountEditor, CreateAccountForm } from './account-forms';
+import { OneTimeLink, type IssuedLink } from './one-time-link';
+import './admin-tools.css';
+
+/** Names of the handler records accounts are bound to, by id; null: the record is gone. */
+type HandlerNames = Record<string, string | null>;
+
+const byUsername = (a: Account, b: Account) => a.username.localeCompare(b.username, 'de');
 
 export function Accounts({ session }: { session: Session }) {
-  return <p>{session.me.username}</p>;
+  const { api } = session;
+  const [accounts, setAccounts] = useState<Account[] | undefined>();
+  const [names, setNames] = useState<HandlerNames>({});
+  const [error, setError] = useState<string | undefined>();
+  const [issued, setIssued] = useState<IssuedLink | undefined>();
+
+  useEffect(() => {
+    api
+      .GET('/api/accounts')
+      .then(({ data, error: failure, response }) => {
+        if (data) setAccounts(data.data);
+        else setError(failureText(failure, response.status));
+      })
+      .catch(() => setError(OFFLINE_TEXT));
+  }, []);
+
+  // The bound records' names, each read once (the list has only ids).
+  useEffect(() => {
+    const missing = new Set(
+      (accounts ?? []).flatMap((a) =>
+        a.handlerId && !(a.handlerId in names) ? [a.handlerId] : [],
+      ),
+    );
+    for (const id of missing) {
+      api
+        .GET('/api/users/{id}', { params: { path: { id } } })
+        .then(({ data }) => setNames((known) => ({ ...known, [id]: data ? data.data.name : null })))
+        .catch(() => undefined);
+    }
+  }, [accounts]);
+
+  function put(account: Account, handlerName?: string) {
+    setAccounts((list) =>
+      [...(list ?? []).filter((a) => a.id !== account.id), account].sort(byUsername),
+    );
+    if (account.handlerId && handlerName !== undefined) {
+      setNames((known) => ({ ...known, [account.handlerId ?? '']: handlerName }));
+    }
+  }
+
+  function issue(
+    account: { username: string; role: Role },
+    token: string | undefined,
+    expiresAt: string | undefined,
+    reason: IssuedLink['reason'],
+  ) {
+    if (!token || !expiresAt) return;
+    setIssued({
+      username: account.username,
+      link: setPasswordLink(account, token),
+      expiresAt,
+      reason,
+    });
+  }
+
+  return (
+    <section aria-labelledby="konten" class="admin-tool">
+      <h2 id="konten">Konten</h2>
+      {issued && <OneTimeLink issued={issued} onDone={() => setIssued(undefined)} />}
+      <CreateAccountForm
+        api={api}
+        onCreated={(created, handlerName) => {
+          put(created.data, handlerName);
+          issue(created.data, created.setPasswordToken, created.setPasswordExpiresAt, 'created');
+        }}
+      />
+      <h3>Alle Konten</h3>
+      <p class="status" role="status">
+        {accounts ? `${accounts.length} Konten` : error ? '' : 'Konten werden geladen …'}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {accounts && (
+        <ul class="cards account-cards">
+          {accounts.map((account) => (
+            <AccountCard
+              key={account.id}
+              api={api}
+              account={account}
+              handlerName={account.handlerId ? names[account.handlerId] : undefined}
+              isSelf={account.id === session.me.id}
+              onChanged={put}
+              onReset={(token, expiresAt) => issue(account, token, expiresAt, 'reset')}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function AccountCard(props: {
+  api: Api;
+  account: Account;
+  /** undefined: not read yet; null: the record is gone. */
+  handlerName: string | null | undefined;
+  isSelf: boolean;
+  onChanged: (account: Account, handlerName?: string) => void;
+  onReset: (token: string, expiresAt: string) => void;
+}) {
+  const { api, account } = props;
+  const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  async function act(call: () => Promise<void>) {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call();
+    } catch {
+      setError(OFFLINE_TEXT);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const toggleDisabled = () =>
+    act(async () => {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await api.PATCH('/api/accounts/{id}', {
+        params: { path: { id: account.id } },
+        body: { disabled: !account.disabled },
+      });
+      if (data) props.onChanged(data.data);
+      else setError(failureText(failure, response.status));
+    });
+
+  const resetPassword = () =>
+    act(async () => {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await api.POST('/api/accounts/{id}/password-reset', {
+        params: { path: { id: account.id } },
+      });
+      if (data) props.onReset(data.setPasswordToken, data.setPasswordExpiresAt);
+      else setError(failureText(failure, response.status));
+    });
+
+  const headingId = `konto-${account.id}`;
+  // The username completes the name for screen readers (the card has several such buttons);
+  // the visible word stays its start.
+  const who = <span class="visually-hidden"> ({account.username})</span>;
+  return (
+    <li class="card" aria-labelledby={headingId}>
+      <h4 id={headingId}>{account.username}</h4>
+      {props.isSelf && <p class="hint">Ihr eigenes Konto</p>}
+      <dl class="facts account-facts">
+        <div>
+          <dt>Rolle</dt>
+          <dd>{ROLE_NAMES[account.role]}</dd>
+        </div>
+        {account.role === 'handler' && (
+          <div>
+            <dt>Eintrag</dt>
+            <dd>
+              {props.handlerName === null ? 'gelöscht' : (props.handlerName ?? 'wird geladen …')}
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>Status</dt>
+          <dd>{account.disabled ? 'deaktiviert' : 'aktiv'}</dd>
+        </div>
+        <div>
+          <dt>Passwort</dt>
+          <dd>{account.passwordSet ? 'gesetzt' : 'noch nicht gesetzt'}</dd>
+        </div>
+      </dl>
+      <div class="actions">
+        <button
+          type="button"
+          class="secondary"
+          disabled={busy}
+          onClick={() => void toggleDisabled()}
+        >
+          {account.disabled ? 'Aktivieren' : 'Deaktivieren'}
+          {who}
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={busy}
+          onClick={() => void resetPassword()}
+        >
+          Passwort zurücksetzen{who}
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          aria-expanded={editing}
+          onClick={() => setEditing(!editing)}
+        >
+          Rolle ändern{who}
+        </button>
+      </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {editing && (
+        <AccountEditor
+          api={api}
+          account={account}
+          handlerName={props.handlerName ?? undefined}
+          onSaved={(saved, handlerName) => {
+            setEditing(false);
+            props.onChanged(saved, handlerName);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      )}
+    </li>
+  );
 }

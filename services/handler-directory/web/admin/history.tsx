@@ -1,7 +1,132 @@
-// (To be built: issue 22.)
-import type { Api } from '../lib/api';
+// One handler's change history, shown in the handler list's row panel (desktop and phone): when,
+// who (username and role), what kind of write, and each field before and after. Newest first, a
+// page at a time ("Ältere laden" follows the API's cursor).
+import { useEffect, useState } from 'preact/hooks';
+import { failureText, OFFLINE_TEXT, type Api, type Schemas } from '../lib/api';
+import { formatDateTime } from '../lib/format';
+import { ROLE_NAMES } from '../lib/pages';
+import { ACTION_NAMES, fieldLabel, valueText, type FieldValue } from './change-values';
+import './admin-tools.css';
 
-/** One handler's change history, newest first: when, who, and each field before and after. */
+type HandlerChange = Schemas['HandlerChange'];
+
+/** Entries per page: a row panel stays short; older ones on request. */
+const PAGE_SIZE = 20;
+
 export function HandlerHistory(props: { api: Api; handlerId: string; name: string }) {
-  return <p>{props.name}</p>;
+  const { api, handlerId } = props;
+  const [entries, setEntries] = useState<HandlerChange[]>([]);
+  const [cursor, setCursor] = useState<string | undefined>();
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+
+  async function load(after?: string) {
+    setLoading(true);
+    setError(undefined);
+    try {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await api.GET('/api/users/{id}/history', {
+        params: { path: { id: handlerId }, query: { limit: PAGE_SIZE, cursor: after } },
+      });
+      if (!data) {
+        setError(failureText(failure, response.status));
+        return;
+      }
+      setEntries((shown) => (after ? [...shown, ...data.data] : data.data));
+      setCursor(data.next_cursor);
+    } catch {
+      setError(OFFLINE_TEXT);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  useEffect(() => {
+    setEntries([]);
+    void load();
+  }, [handlerId]);
+
+  const headingId = `verlauf-${handlerId}`;
+  return (
+    <section class="history" aria-labelledby={headingId}>
+      <h3 id={headingId}>Verlauf von {props.name}</h3>
+      <p class="status" role="status">
+        {loading
+          ? 'Verlauf wird geladen …'
+          : entries.length === 0 && !error
+            ? 'Noch keine Änderungen verzeichnet.'
+            : ''}
+      </p>
+      {entries.length > 0 && (
+        <ol class="history-entries">
+          {entries.map((entry) => (
+            <HistoryEntry key={entry.id} entry={entry} />
+          ))}
+        </ol>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {cursor && !loading && (
+        <button type="button" class="secondary" onClick={() => void load(cursor)}>
+          Ältere laden
+        </button>
+      )}
+    </section>
+  );
+}
+
+function HistoryEntry({ entry }: { entry: HandlerChange }) {
+  return (
+    <li class="history-entry">
+      <p class="history-what">
+        <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+        {' – '}
+        <strong>{ACTION_NAMES[entry.action]}</strong>
+        {' von '}
+        {entry.actor ? (
+          <>
+            <span class="history-who">{entry.actor.username}</span> ({ROLE_NAMES[entry.actor.role]})
+          </>
+        ) : (
+          'dem Verzeichnis selbst'
+        )}
+      </p>
+      {entry.changes.length > 0 && (
+        <table class="changes">
+          <thead>
+            <tr>
+              <th scope="col">Feld</th>
+              <th scope="col">vorher</th>
+              <th scope="col">nachher</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entry.changes.map((change) => (
+              <tr key={change.field}>
+                <th scope="row">{fieldLabel(change.field)}</th>
+                <td>
+                  <Value field={change.field} value={change.before} />
+                </td>
+                <td>
+                  <Value field={change.field} value={change.after} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </li>
+  );
+}
+
+/** A value as text; none shown as "leer" (muted, so it is not taken for a stored word). */
+function Value({ field, value }: { field: string; value: FieldValue }) {
+  const text = valueText(field, value);
+  return text === undefined ? <span class="empty">leer</span> : <>{text}</>;
 }

@@ -1,0 +1,190 @@
+// The forms of the accounts section: a new account (username, role, for a handler its record),
+// and a changed role or record of an existing one.
+import type { TargetedSubmitEvent } from 'preact';
+import { useState } from 'preact/hooks';
+import { failureText, OFFLINE_TEXT, type Account, type Api, type Schemas } from '../lib/api';
+import { ROLE_NAMES } from '../lib/pages';
+import type { Role } from '../lib/session';
+import { HandlerPicker, type ChosenHandler } from './handler-picker';
+
+const ROLES: Role[] = ['handler', 'viewer', 'admin'];
+const NO_HANDLER = 'Bitte den Eintrag des Hundeführers suchen und wählen.';
+
+function RoleSelect(props: { id: string; value: Role; onChange: (role: Role) => void }) {
+  return (
+    <>
+      <label for={props.id}>Rolle</label>
+      <select
+        id={props.id}
+        value={props.value}
+        onChange={(event) => {
+          const role = ROLES.find((r) => r === event.currentTarget.value);
+          if (role) props.onChange(role);
+        }}
+      >
+        {ROLES.map((role) => (
+          <option key={role} value={role}>
+            {ROLE_NAMES[role]}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+export function CreateAccountForm(props: {
+  api: Api;
+  onCreated: (created: Schemas['CreatedAccountResponse'], handlerName?: string) => void;
+}) {
+  const [username, setUsername] = useState('');
+  const [role, setRole] = useState<Role>('handler');
+  const [handler, setHandler] = useState<ChosenHandler | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  // A new picker (empty search) for each new account.
+  const [round, setRound] = useState(0);
+
+  async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (role === 'handler' && !handler) {
+      setError(NO_HANDLER);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await props.api.POST('/api/accounts', {
+        body: {
+          username: username.trim(),
+          role,
+          ...(role === 'handler' && { handlerId: handler?.id }),
+        },
+      });
+      if (!data) {
+        setError(failureText(failure, response.status));
+        return;
+      }
+      props.onCreated(data, role === 'handler' ? handler?.name : undefined);
+      setUsername('');
+      setHandler(undefined);
+      setRound(round + 1);
+    } catch {
+      setError(OFFLINE_TEXT);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form class="panel narrow" aria-labelledby="neues-konto" onSubmit={(e) => void submit(e)}>
+      <h3 id="neues-konto">Neues Konto</h3>
+      <label for="neues-konto-name">Benutzername</label>
+      <p class="hint" id="neues-konto-hinweis">
+        3–64 Zeichen: Buchstaben, Ziffern, Punkt, Unterstrich, @ oder Bindestrich.
+      </p>
+      <input
+        id="neues-konto-name"
+        required
+        autoComplete="off"
+        autoCapitalize="none"
+        spellcheck={false}
+        aria-describedby="neues-konto-hinweis"
+        value={username}
+        onInput={(event) => setUsername(event.currentTarget.value)}
+      />
+      <RoleSelect id="neues-konto-rolle" value={role} onChange={setRole} />
+      {role === 'handler' && (
+        <HandlerPicker
+          key={round}
+          api={props.api}
+          idPrefix="neues-konto"
+          chosen={handler}
+          onChoose={setHandler}
+        />
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="wide" disabled={busy}>
+        {busy ? 'Wird angelegt …' : 'Konto anlegen'}
+      </button>
+    </form>
+  );
+}
+
+/** A changed role, or for a handler account another record. */
+export function AccountEditor(props: {
+  api: Api;
+  account: Account;
+  handlerName: string | undefined;
+  onSaved: (account: Account, handlerName?: string) => void;
+  onCancel: () => void;
+}) {
+  const { account } = props;
+  const [role, setRole] = useState<Role>(account.role);
+  const [handler, setHandler] = useState<ChosenHandler | undefined>(
+    account.handlerId ? { id: account.handlerId, name: props.handlerName ?? '' } : undefined,
+  );
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (role === 'handler' && !handler) {
+      setError(NO_HANDLER);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await props.api.PATCH('/api/accounts/{id}', {
+        params: { path: { id: account.id } },
+        // Another role clears the record (the API does); a handler account names its record.
+        body: role === 'handler' ? { role, handlerId: handler?.id } : { role },
+      });
+      if (data) props.onSaved(data.data, role === 'handler' ? handler?.name : undefined);
+      else setError(failureText(failure, response.status));
+    } catch {
+      setError(OFFLINE_TEXT);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const id = `konto-${account.id}-bearbeiten`;
+  return (
+    <form
+      class="account-editor"
+      aria-label={`Rolle von ${account.username} ändern`}
+      onSubmit={(e) => void submit(e)}
+    >
+      <RoleSelect id={`${id}-rolle`} value={role} onChange={setRole} />
+      {role === 'handler' && (
+        <HandlerPicker api={props.api} idPrefix={id} chosen={handler} onChoose={setHandler} />
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Wird gespeichert …' : 'Speichern'}
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Abbrechen
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,99 @@
+// Choosing the handler record a `handler` account is bound to: a search over the handler list
+// (GET /api/users?q=, name, phone or address) with the matches as radio buttons.
+import { useEffect, useState } from 'preact/hooks';
+import { failureText, OFFLINE_TEXT, type Api, type Handler } from '../lib/api';
+
+export interface ChosenHandler {
+  id: string;
+  name: string;
+}
+
+/** Matches shown: enough to find one by a few letters of the name. */
+const MATCHES = 10;
+/** Waits this long after the last keystroke before searching: one request per word, not per key. */
+const TYPING_PAUSE_MS = 300;
+
+export function HandlerPicker(props: {
+  api: Api;
+  /** Unique per form on the page: the ids of its controls. */
+  idPrefix: string;
+  chosen: ChosenHandler | undefined;
+  onChoose: (handler: ChosenHandler) => void;
+}) {
+  const [query, setQuery] = useState('');
+  const [matches, setMatches] = useState<Handler[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+
+  useEffect(() => {
+    const text = query.trim();
+    if (text === '') {
+      setMatches(undefined);
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      props.api
+        .GET('/api/users', { params: { query: { q: text, limit: MATCHES } } })
+        .then(({ data, error: failure, response }) => {
+          if (!current) return;
+          setError(data ? undefined : failureText(failure, response.status));
+          setMatches(data?.data);
+        })
+        .catch(() => current && setError(OFFLINE_TEXT));
+    }, TYPING_PAUSE_MS);
+    // A newer query replaces this one: its answer, if late, is dropped.
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [query]);
+
+  const { idPrefix: id } = props;
+  return (
+    <div class="handler-picker">
+      <label for={`${id}-suche`}>Eintrag suchen (Name, Telefon oder Adresse)</label>
+      <input
+        id={`${id}-suche`}
+        type="search"
+        autoComplete="off"
+        value={query}
+        onInput={(event) => setQuery(event.currentTarget.value)}
+        // Enter searches (it already does while typing); it must not submit the account form.
+        onKeyDown={(event) => event.key === 'Enter' && event.preventDefault()}
+      />
+      <p class="status" role="status">
+        {matches?.length === 0 ? 'Kein Eintrag gefunden.' : ''}
+        {matches && matches.length > 0
+          ? `${matches.length} ${matches.length === 1 ? 'Eintrag' : 'Einträge'} gefunden.`
+          : ''}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {matches && matches.length > 0 && (
+        <fieldset class="choices">
+          <legend>Eintrag wählen</legend>
+          {matches.map((handler) => (
+            <label key={handler._id} class="choice">
+              <input
+                type="radio"
+                name={`${id}-eintrag`}
+                value={handler._id}
+                checked={props.chosen?.id === handler._id}
+                onChange={() => props.onChoose({ id: handler._id, name: handler.name })}
+              />
+              <span>
+                {handler.name} <span class="hint">{handler.phone}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <p class="chosen">
+        Gewählt: {props.chosen ? <strong>{props.chosen.name}</strong> : 'noch kein Eintrag'}
+      </p>
+    </div>
+  );
+}
