@@ -110,10 +110,10 @@ function HistoryEntry({ entry }: { entry: HandlerChange }) {
             {entry.changes.map((change) => (
               <tr key={change.field}>
                 <th scope="row">{fieldLabel(change.field)}</th>
-                <td>
+                <td data-label="vorher">
                   <Value field={change.field} value={change.before} />
                 </td>
-                <td>
+                <td data-label="nachher">
                   <Value field={change.field} value={change.after} />
                 </td>
               </tr>
