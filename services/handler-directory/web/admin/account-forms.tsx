@@ -129,7 +129,9 @@ export function AccountEditor(props: {
   const { account } = props;
   const [role, setRole] = useState<Role>(account.role);
   const [handler, setHandler] = useState<ChosenHandler | undefined>(
-    account.handlerId ? { id: account.handlerId, name: props.handlerName ?? '' } : undefined,
+    account.handlerId
+      ? { id: account.handlerId, name: props.handlerName ?? 'der bisherige Eintrag' }
+      : undefined,
   );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();

@@ -62,10 +62,7 @@ export function HandlerPicker(props: {
         onKeyDown={(event) => event.key === 'Enter' && event.preventDefault()}
       />
       <p class="status" role="status">
-        {matches?.length === 0 ? 'Kein Eintrag gefunden.' : ''}
-        {matches && matches.length > 0
-          ? `${matches.length} ${matches.length === 1 ? 'Eintrag' : 'Einträge'} gefunden.`
-          : ''}
+        {matchesText(matches)}
       </p>
       {error && (
         <p class="error" role="alert">
@@ -96,4 +93,10 @@ export function HandlerPicker(props: {
       </p>
     </div>
   );
+}
+
+function matchesText(matches: Handler[] | undefined): string {
+  if (!matches) return '';
+  if (matches.length === 0) return 'Kein Eintrag gefunden.';
+  return `${matches.length} ${matches.length === 1 ? 'Eintrag' : 'Einträge'} gefunden.`;
 }

@@ -67,7 +67,11 @@ export function ImportPanel({ session }: { session: Session }) {
       } else {
         // 422: applied with problems, nothing written; the report says which rows.
         const refused = answer.error;
-        setReport(typeof refused === 'object' && 'problems' in refused ? refused : undefined);
+        setReport(
+          typeof refused === 'object' && refused !== null && 'problems' in refused
+            ? refused
+            : undefined,
+        );
         setError(failureText(refused, answer.response.status));
       }
       requestAnimationFrame(() => resultHeading.current?.focus());
