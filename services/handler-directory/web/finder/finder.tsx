@@ -4,14 +4,8 @@
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiClient, failureText, OFFLINE_TEXT, type PublicHandler } from '../lib/api';
-import {
-  formatDateTime,
-  formatDistance,
-  formatPoint,
-  forQuery,
-  parseCoordinate,
-  phoneUri,
-} from '../lib/format';
+import { formatPoint, forQuery, parseCoordinate } from '../lib/format';
+import { HandlerCard } from '../lib/handler-card';
 
 const api = apiClient();
 
@@ -299,38 +293,6 @@ function found(count: number, more: boolean): string {
   if (count === 0) return 'Niemand verfügbar';
   if (more) return `Die nächsten ${count} verfügbaren Hundeführer`;
   return count === 1 ? 'Ein verfügbarer Hundeführer' : `${count} verfügbare Hundeführer`;
-}
-
-function HandlerCard({ handler }: { handler: PublicHandler }) {
-  const tel = phoneUri('tel', handler.phone);
-  const sms = phoneUri('sms', handler.phone);
-  return (
-    <li class="card">
-      <h3>{handler.name}</h3>
-      <p class="facts">
-        {handler.distance_km !== undefined && (
-          <span class="distance">{formatDistance(handler.distance_km)}</span>
-        )}
-        {handler.type && <span class="type">Typ {handler.type}</span>}
-      </p>
-      {handler.address && <p class="address">{handler.address}</p>}
-      {handler.availableUntil && (
-        <p class="until">verfügbar bis {formatDateTime(handler.availableUntil)}</p>
-      )}
-      {tel ? (
-        <a class="call" href={tel}>
-          Anrufen <span class="number">{handler.phone}</span>
-        </a>
-      ) : (
-        <p>Telefon: {handler.phone}</p>
-      )}
-      {sms && (
-        <a class="sms" href={sms} aria-label={`SMS schreiben an ${handler.name}`}>
-          SMS schreiben
-        </a>
-      )}
-    </li>
-  );
 }
 
 /** One labelled coordinate input (latitude or longitude), described by the hint and any error. */

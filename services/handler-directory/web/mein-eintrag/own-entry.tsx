@@ -1,8 +1,135 @@
 // A handler's own entry: availability with an end, the position from the phone, and what the
-// public sees. (To be built: issue 22.)
+// public sees. Only the record the account is bound to (`me.handlerId`) is ever loaded; the API
+// refuses every other one to a handler account anyway.
+import { useEffect, useState } from 'preact/hooks';
 import { AccountBar } from '../lib/account-bar';
+import { failureText, OFFLINE_TEXT, type Handler } from '../lib/api';
+import { HandlerCard } from '../lib/handler-card';
 import type { Session } from '../lib/session';
+import { Availability } from './availability';
+import { Position } from './position';
+import { describeEnd, listedAt } from './times';
+import './own-entry.css';
+
+type Load =
+  { state: 'loading' } | { state: 'error'; message: string } | { state: 'done'; handler: Handler };
+
+/** The clock the page's words follow ("heute 22:00" goes, an end passes), and a phone waking up. */
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const tick = () => setNow(new Date());
+    const timer = setInterval(tick, 30_000);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+    };
+  }, []);
+  return now;
+}
 
 export function OwnEntry({ session }: { session: Session }) {
-  return <AccountBar session={session} />;
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const now = useNow();
+  const id = session.me.handlerId;
+
+  async function fetchEntry(handlerId: string) {
+    setLoad({ state: 'loading' });
+    try {
+      const { data, error, response } = await session.api.GET('/api/users/{id}', {
+        params: { path: { id: handlerId } },
+      });
+      setLoad(
+        data
+          ? { state: 'done', handler: data.data }
+          : { state: 'error', message: failureText(error, response.status) },
+      );
+    } catch {
+      setLoad({ state: 'error', message: OFFLINE_TEXT });
+    }
+  }
+
+  useEffect(() => {
+    if (id !== null) void fetchEntry(id);
+  }, [id]);
+
+  const saved = (handler: Handler) => setLoad({ state: 'done', handler });
+
+  return (
+    <>
+      <AccountBar session={session} />
+      {id === null ? (
+        <p class="error" role="alert">
+          Ihrem Konto ist kein Eintrag zugeordnet. Bitte wenden Sie sich an die Verwaltung.
+        </p>
+      ) : (
+        <>
+          <p class="status" role="status">
+            {load.state === 'loading' ? 'Ihr Eintrag wird geladen …' : ''}
+          </p>
+          {load.state === 'error' && (
+            <>
+              <p class="error" role="alert">
+                {load.message}
+              </p>
+              <button type="button" class="secondary wide" onClick={() => void fetchEntry(id)}>
+                Erneut laden
+              </button>
+            </>
+          )}
+          {load.state === 'done' && (
+            <>
+              <Availability session={session} handler={load.handler} now={now} onSaved={saved} />
+              <Position session={session} handler={load.handler} now={now} onSaved={saved} />
+              <Preview handler={load.handler} now={now} />
+            </>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+/**
+ * Whether the public finds the handler, by the public list's own rule (`listedAt` in the
+ * service's repository: available, and no end or one ahead), and the finder's nearest search
+ * (only handlers with a position).
+ */
+function visibility(handler: Handler, now: Date): { seen: boolean; text: string } {
+  if (!listedAt(handler, now)) {
+    return {
+      seen: false,
+      text:
+        handler.available && handler.availableUntil !== null
+          ? `Die Öffentlichkeit sieht Sie gerade nicht: Ihre Verfügbarkeit endete ${describeEnd(handler.availableUntil, now)}.`
+          : 'Die Öffentlichkeit sieht Sie gerade nicht: Sie sind nicht verfügbar.',
+    };
+  }
+  if (!handler.gps) {
+    return {
+      seen: false,
+      text: 'Die Suche nach Hundeführern in der Nähe findet Sie nicht: Ihr Standort fehlt. Bitte „Meinen Standort aktualisieren“ wählen.',
+    };
+  }
+  return {
+    seen: true,
+    text: 'So findet man Sie jetzt in der Suche „Nachsuchenführer in der Nähe“ (dort mit der Entfernung zum Suchenden).',
+  };
+}
+
+function Preview({ handler, now }: { handler: Handler; now: Date }) {
+  const { seen, text } = visibility(handler, now);
+  return (
+    <section aria-labelledby="vorschau">
+      <h2 id="vorschau">So sieht man Sie im Verzeichnis</h2>
+      <p class={seen ? 'seen' : 'notice'}>{text}</p>
+      <ul class="cards" aria-label="Vorschau Ihres Eintrags">
+        <HandlerCard handler={handler} />
+      </ul>
+      <p class="hint">
+        Name, Telefon, Adresse und Typ ändert die Verwaltung des Verbands; bitte dort melden.
+      </p>
+    </section>
+  );
 }
