@@ -105,6 +105,53 @@ const berlinClock = (iso: string) =>
     timeZone: BERLIN_TIME,
   }).format(new Date(iso));
 
+/** The instant when Berlin's wall clock shows `day` (`2026-11-28`) at `clock` (`22:30`). */
+function berlinInstant(day: string, clock: string): Date {
+  for (const hoursAhead of [1, 2]) {
+    const instant = new Date(Date.parse(`${day}T${clock}:00Z`) - hoursAhead * 3_600_000);
+    if (berlinClock(instant.toISOString()) === `${day} ${clock}`) return instant;
+  }
+  throw new Error(`no instant for ${day} ${clock} in Berlin`);
+}
+
+/** Sets the page's clock and lets it look at it (as when a phone wakes up). */
+async function clockAt(page: Page, instant: Date) {
+  await page.clock.setFixedTime(instant);
+  await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
+}
+
+/**
+ * Visible text whose contrast with the background behind it is under 4.5:1 (WCAG 2.2, 1.4.3),
+ * as finder.test.ts measures it: each element that holds text directly, against the first
+ * non-transparent background up its ancestors.
+ */
+async function lowContrastTexts(page: Page) {
+  return page.evaluate<string[]>(`(() => {
+    const rgb = (value) => value.match(/[\\d.]+/g).map(Number);
+    const luminance = ([r, g, b]) => {
+      const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    const background = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c.length < 4 || c[3] > 0) return c;
+      }
+      return [255, 255, 255];
+    };
+    const low = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || !el.checkVisibility() || el.closest('.visually-hidden')) continue;
+      const fg = luminance(rgb(getComputedStyle(el).color));
+      const bg = luminance(background(el));
+      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+      if (ratio < 4.5) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+    }
+    return low;
+  })()`);
+}
+
 async function focusRing(page: Page) {
   return page.evaluate<{ style: string; width: number }>(
     `(() => { const s = getComputedStyle(document.activeElement);
@@ -351,5 +398,76 @@ describe('the handler’s page at 360×740', () => {
     expect(saved.available).toBe(true);
     expect(berlinClock(saved.availableUntil ?? '').slice(11)).toBe('22:00');
     await s.close();
+  });
+  it('follows the phone’s clock: an end that passes is said and hides him; after 22:00 “heute 22:00” gives way to “morgen”; the API’s refusal is shown as it comes', async () => {
+    const soon = new Date(Date.now() + 3_600_000);
+    const s = await signedInHandler({
+      available: true,
+      availableUntil: soon.toISOString(),
+      gps: { lat: 48.5, lng: 12.1 },
+    });
+    const { page } = s;
+    await stateSays(page, /^Sie sind verfügbar bis (heute|morgen), \d\d:\d\d Uhr\.$/);
+
+    await clockAt(page, new Date(soon.getTime() + 60_000));
+    await stateSays(
+      page,
+      /^Sie sind nicht verfügbar: Ihre Verfügbarkeit endete (heute|gestern|morgen)?/,
+    );
+    await page
+      .getByText('Die Öffentlichkeit sieht Sie gerade nicht: Ihre Verfügbarkeit endete')
+      .waitFor();
+
+    // Yesterday evening by the phone's clock (the switch is still on: the saved end stays chosen).
+    const yesterday = berlinClock(new Date(Date.now() - 86_400_000).toISOString()).slice(0, 10);
+    const lateEvening = berlinInstant(yesterday, '22:30');
+    await clockAt(page, lateEvening);
+    const tonight = page.getByRole('radio', { name: /^heute 22:00 Uhr/ });
+    const tomorrow = page.getByRole('radio', { name: /^morgen 22:00 Uhr/ });
+    await tomorrow.waitFor();
+    expect(await tonight.count()).toBe(0);
+    const nextDay = new Intl.DateTimeFormat('de-DE', { weekday: 'long', timeZone: BERLIN_TIME });
+    expect(await tomorrow.getAttribute('value')).toBe('morgen');
+    await page
+      .getByText(`(${nextDay.format(new Date(lateEvening.getTime() + 86_400_000))})`)
+      .waitFor();
+    await page.getByText('(bis morgen, 00:30 Uhr)').waitFor();
+
+    // A minute before 22:00 "heute 22:00" is there; that end is past for the directory, which
+    // says so in its own words.
+    await clockAt(page, berlinInstant(yesterday, '21:59'));
+    await tonight.check();
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'Ungültige Anfrage: availableUntil muss in der Zukunft liegen',
+    );
+    expect((await stored(s.handler._id)).availableUntil).toBe(s.handler.availableUntil);
+    await s.close();
+  });
+
+  it('is accessible in the light and the dark scheme: a label on every control, a name on every button and link, text contrast of at least 4.5:1', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const s = await signedInHandler({ available: false }, { colorScheme });
+      const { page } = s;
+      expect(await page.locator('html').getAttribute('lang')).toBe('de');
+      await page.getByText('Die Öffentlichkeit sieht Sie gerade nicht').waitFor();
+      await page.getByRole('switch', { name: 'verfügbar' }).check();
+      await page.getByRole('radio', { name: 'Datum und Uhrzeit' }).check();
+      await page.getByLabel('Ende am').waitFor();
+      const unlabelled = await page
+        .locator('input, select, textarea')
+        .evaluateAll((controls) => controls.filter((c) => c.labels.length === 0).map((c) => c.id));
+      expect(unlabelled).toEqual([]);
+      const nameless = await page
+        .locator('button, a')
+        .evaluateAll((controls) =>
+          controls
+            .filter((c) => !(c.getAttribute('aria-label') ?? c.textContent ?? '').trim())
+            .map((c) => c.outerHTML),
+        );
+      expect(nameless).toEqual([]);
+      expect(await lowContrastTexts(page)).toEqual([]);
+      await s.close();
+    }
   });
 });
