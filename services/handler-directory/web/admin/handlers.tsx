@@ -1,6 +1,360 @@
-// (To be built: issue 22.)
+// The admin app's handler section: the list (search, filters, sort, a page at a time), the
+// availability switch of each row, creating, editing and deleting (after a confirmation), the
+// export of what the list shows, and each handler's history. A viewer gets the same list without
+// any write control; the API refuses a write a viewer forces anyway.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { failureText, OFFLINE_TEXT, type Handler } from '../lib/api';
 import type { Session } from '../lib/session';
+import { canWrite } from './app';
+import { listedNow } from './availability';
+import { HandlerEditor } from './editor';
+import { ExportButtons, type ListFilter } from './export-buttons';
+import { HandlerTable, type RowActions } from './handler-table';
+import { HandlerHistory } from './history';
+import { Modal } from './modal';
+import './handlers.css';
+
+/** Handlers per page: a screenful on a desktop; "Weitere laden" asks for the next ones. */
+const PAGE_SIZE = 50;
+/** Waits this long after the last keystroke before searching: one request per word, not per key. */
+const TYPING_PAUSE_MS = 300;
+
+type Sort = 'name' | 'updatedAt';
+
+interface Filters {
+  q: string;
+  type: string;
+  available: '' | 'true' | 'false';
+  sort: Sort;
+}
+
+interface Listing {
+  handlers: Handler[];
+  nextCursor: string | undefined;
+  loading: 'all' | 'more' | undefined;
+  error: string | undefined;
+}
+
+/** The filters as the API takes them (empty ones left out). */
+function listFilter(filters: Filters): ListFilter {
+  const q = filters.q.trim();
+  const type = filters.type.trim();
+  return {
+    ...(q !== '' && { q }),
+    ...(type !== '' && { type }),
+    ...(filters.available !== '' && { available: filters.available === 'true' }),
+  };
+}
 
 export function HandlerList({ session }: { session: Session }) {
-  return <p>{session.me.username}</p>;
+  const { api } = session;
+  const writer = canWrite(session);
+  const [filters, setFilters] = useState<Filters>({
+    q: '',
+    type: '',
+    available: '',
+    sort: 'name',
+  });
+  const [applied, setApplied] = useState<ListFilter>({});
+  const [listing, setListing] = useState<Listing>({
+    handlers: [],
+    nextCursor: undefined,
+    loading: 'all',
+    error: undefined,
+  });
+  const [notice, setNotice] = useState('');
+  const [actionError, setActionError] = useState<string | undefined>();
+  const [switching, setSwitching] = useState<string | undefined>();
+  // The editor replaces the list while open: undefined closed, null a new handler.
+  const [editing, setEditing] = useState<Handler | null | undefined>();
+  const [deleting, setDeleting] = useState<Handler | undefined>();
+  const [historyOf, setHistoryOf] = useState<Handler | undefined>();
+  // Answers of a search that a newer one has replaced are dropped.
+  const latest = useRef(0);
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  // Set when the editor or the delete dialog closes: the list's heading takes the focus then, so
+  // keyboard users go on from the list (not from the start of the page).
+  const focusList = useRef(false);
+
+  async function load(current: Filters, cursor?: string) {
+    const id = ++latest.current;
+    const filter = listFilter(current);
+    setApplied(filter);
+    setListing((shown) => ({ ...shown, loading: cursor ? 'more' : 'all', error: undefined }));
+    let next: (shown: Listing) => Listing;
+    try {
+      const { data, error, response } = await api.GET('/api/users', {
+        params: {
+          query: { ...filter, sort: current.sort, limit: PAGE_SIZE, ...(cursor && { cursor }) },
+        },
+      });
+      next = data
+        ? (shown) => ({
+            handlers: cursor ? [...shown.handlers, ...data.data] : data.data,
+            nextCursor: data.next_cursor,
+            loading: undefined,
+            error: undefined,
+          })
+        : (shown) => ({ ...shown, loading: undefined, error: failureText(error, response.status) });
+    } catch {
+      next = (shown) => ({ ...shown, loading: undefined, error: OFFLINE_TEXT });
+    }
+    if (id === latest.current) setListing(next);
+  }
+
+  useEffect(() => {
+    const timer = setTimeout(() => void load(filters), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [filters]);
+
+  const change = (part: Partial<Filters>) => setFilters((current) => ({ ...current, ...part }));
+  const replace = (changed: Handler) =>
+    setListing((shown) => ({
+      ...shown,
+      handlers: shown.handlers.map((h) => (h._id === changed._id ? changed : h)),
+    }));
+
+  async function toggle(handler: Handler) {
+    const available = !listedNow(handler);
+    setSwitching(handler._id);
+    setActionError(undefined);
+    try {
+      const { data, error, response } = await api.PUT('/api/users/{id}/availability', {
+        params: { path: { id: handler._id } },
+        body: { available },
+      });
+      if (data) {
+        replace(data.data);
+        setNotice(`${data.data.name} ist jetzt ${available ? 'verfügbar' : 'nicht verfügbar'}.`);
+      } else {
+        setActionError(`${handler.name}: ${failureText(error, response.status)}`);
+      }
+    } catch {
+      setActionError(OFFLINE_TEXT);
+    } finally {
+      setSwitching(undefined);
+    }
+  }
+
+  function saved(handler: Handler, created: boolean) {
+    closeEditor();
+    if (created) {
+      setNotice(`${handler.name} ist angelegt.`);
+      void load(filters);
+    } else {
+      setNotice(`Änderungen an ${handler.name} gespeichert.`);
+      replace(handler);
+    }
+  }
+
+  function deleted(handler: Handler) {
+    focusList.current = true;
+    setDeleting(undefined);
+    setNotice(`${handler.name} ist gelöscht.`);
+    setListing((shown) => ({
+      ...shown,
+      handlers: shown.handlers.filter((h) => h._id !== handler._id),
+    }));
+  }
+
+  function closeEditor() {
+    focusList.current = true;
+    setEditing(undefined);
+  }
+
+  // After the dialog or the editor is gone (a modal dialog makes the rest of the page inert).
+  useEffect(() => {
+    if (!focusList.current || editing !== undefined || deleting) return;
+    focusList.current = false;
+    listHeading.current?.focus();
+  }, [editing, deleting]);
+
+  if (editing !== undefined) {
+    return (
+      <HandlerEditor
+        api={api}
+        handler={editing ?? undefined}
+        onSaved={saved}
+        onCancel={closeEditor}
+      />
+    );
+  }
+
+  const actions: RowActions = {
+    history: setHistoryOf,
+    ...(writer && {
+      write: { toggle: (h) => void toggle(h), edit: setEditing, remove: setDeleting, switching },
+    }),
+  };
+  const { handlers, loading } = listing;
+  const status =
+    loading === 'all'
+      ? 'Hundeführer werden geladen …'
+      : loading === 'more'
+        ? 'Weitere werden geladen …'
+        : `${handlers.length} Hundeführer${listing.nextCursor ? ' angezeigt, weitere vorhanden' : ' gefunden'}.${notice ? ` ${notice}` : ''}`;
+
+  return (
+    <div class="handlers">
+      <div class="handlers-head">
+        <h2 id="liste-titel" tabIndex={-1} ref={listHeading}>
+          Hundeführer
+        </h2>
+        {writer && (
+          <button type="button" onClick={() => setEditing(null)}>
+            Neuer Hundeführer
+          </button>
+        )}
+      </div>
+      <form
+        class="filters"
+        role="search"
+        aria-label="Hundeführer suchen und filtern"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void load(filters);
+        }}
+      >
+        <div>
+          <label for="suche">Suche (Name, Telefon, Adresse)</label>
+          <input
+            id="suche"
+            type="search"
+            autoComplete="off"
+            value={filters.q}
+            onInput={(event) => change({ q: event.currentTarget.value })}
+          />
+        </div>
+        <div>
+          <label for="filter-verfuegbar">Verfügbarkeit</label>
+          <select
+            id="filter-verfuegbar"
+            value={filters.available}
+            onChange={(event) =>
+              change({ available: event.currentTarget.value as Filters['available'] })
+            }
+          >
+            <option value="">alle</option>
+            <option value="true">verfügbar</option>
+            <option value="false">nicht verfügbar</option>
+          </select>
+        </div>
+        <div>
+          <label for="filter-typ">Typ</label>
+          <input
+            id="filter-typ"
+            autoComplete="off"
+            value={filters.type}
+            onInput={(event) => change({ type: event.currentTarget.value })}
+          />
+        </div>
+        <div>
+          <label for="sortierung">Sortierung</label>
+          <select
+            id="sortierung"
+            value={filters.sort}
+            onChange={(event) => change({ sort: event.currentTarget.value as Sort })}
+          >
+            <option value="name">nach Name</option>
+            <option value="updatedAt">letzte Änderung zuerst</option>
+          </select>
+        </div>
+      </form>
+      <p class="status" role="status">
+        {status}
+      </p>
+      {(listing.error ?? actionError) && (
+        <p class="error" role="alert">
+          {listing.error ?? actionError}
+        </p>
+      )}
+      {handlers.length > 0 && (
+        <div class="table-area">
+          <HandlerTable handlers={handlers} actions={actions} />
+        </div>
+      )}
+      {listing.nextCursor && (
+        <button
+          type="button"
+          class="secondary wide"
+          disabled={loading !== undefined}
+          onClick={() => void load(filters, listing.nextCursor)}
+        >
+          {loading === 'more' ? 'Wird geladen …' : 'Weitere laden'}
+        </button>
+      )}
+      <ExportButtons api={api} filter={applied} />
+      {deleting && (
+        <ConfirmDelete
+          session={session}
+          handler={deleting}
+          onDeleted={deleted}
+          onClose={() => setDeleting(undefined)}
+        />
+      )}
+      {historyOf && (
+        <Modal labelledBy={`verlauf-${historyOf._id}`} onClose={() => setHistoryOf(undefined)}>
+          <HandlerHistory api={api} handlerId={historyOf._id} name={historyOf.name} />
+          <button type="button" class="secondary" onClick={() => setHistoryOf(undefined)}>
+            Schließen
+          </button>
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+/** "Really delete?" in a modal dialog: Escape or "Abbrechen" keep the handler. */
+function ConfirmDelete(props: {
+  session: Session;
+  handler: Handler;
+  onDeleted: (handler: Handler) => void;
+  onClose: () => void;
+}) {
+  const { handler } = props;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  async function remove() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await props.session.api.DELETE('/api/users/{id}', {
+        params: { path: { id: handler._id } },
+      });
+      if (data) props.onDeleted(handler);
+      else setError(failureText(failure, response.status));
+    } catch {
+      setError(OFFLINE_TEXT);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal labelledBy="loeschen-titel" onClose={props.onClose}>
+      <h2 id="loeschen-titel">{handler.name} löschen?</h2>
+      <p>
+        Der Eintrag wird aus dem Verzeichnis entfernt und ist im Finder nicht mehr zu finden. Das
+        lässt sich nicht rückgängig machen.
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="button-row">
+        <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
+          {busy ? 'Wird gelöscht …' : 'Endgültig löschen'}
+        </button>
+        <button type="button" class="secondary" onClick={props.onClose} autoFocus>
+          Abbrechen
+        </button>
+      </div>
+    </Modal>
+  );
 }

@@ -1,0 +1,308 @@
+// Creating or changing a handler: name, phone, address, type, availability with an optional end,
+// and the position, set by a click on the map or typed (latitude and longitude are labelled with
+// their direction, so they cannot be swapped unnoticed). A change sends only the fields that
+// differ from the record (an end that has passed, left as it was, is not sent back and refused).
+import type { TargetedSubmitEvent } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { failureText, OFFLINE_TEXT, type Api, type Handler, type Schemas } from '../lib/api';
+import { formatPoint, parseCoordinate } from '../lib/format';
+import { isoOfLocalInput, localInputValue } from './availability';
+import { PositionMap, type Position } from './position-map';
+
+type HandlerFields = Schemas['CreateHandlerBody'];
+
+interface Draft {
+  name: string;
+  phone: string;
+  address: string;
+  type: string;
+  available: boolean;
+  until: string;
+  lat: string;
+  lng: string;
+}
+
+/** `52,52`: a coordinate as a German types it. */
+const typed = (value: number) => String(value).replace('.', ',');
+
+function draftOf(handler: Handler | undefined): Draft {
+  return {
+    name: handler?.name ?? '',
+    phone: handler?.phone ?? '',
+    address: handler?.address ?? '',
+    type: handler?.type ?? '',
+    available: handler?.available ?? true,
+    until: handler?.availableUntil ? localInputValue(handler.availableUntil) : '',
+    lat: handler?.gps ? typed(handler.gps.lat) : '',
+    lng: handler?.gps ? typed(handler.gps.lng) : '',
+  };
+}
+
+/** The typed position: none (both empty), a point, or invalid (which field). */
+function positionOf(draft: Draft): Position | null | { invalid: 'lat' | 'lng' } {
+  if (draft.lat.trim() === '' && draft.lng.trim() === '') return null;
+  const lat = parseCoordinate(draft.lat);
+  const lng = parseCoordinate(draft.lng);
+  if (lat === undefined || Math.abs(lat) > 90) return { invalid: 'lat' };
+  if (lng === undefined || Math.abs(lng) > 180) return { invalid: 'lng' };
+  return { lat, lng };
+}
+
+/** The record the form describes, as the API takes it. */
+function fieldsOf(draft: Draft, gps: Position | null): HandlerFields {
+  return {
+    name: draft.name,
+    phone: draft.phone,
+    address: draft.address.trim() === '' ? null : draft.address,
+    type: draft.type.trim() === '' ? null : draft.type,
+    available: draft.available,
+    availableUntil: draft.available && draft.until !== '' ? isoOfLocalInput(draft.until) : null,
+    gps,
+  };
+}
+
+/** The fields of `next` that differ from the stored record. */
+function changedFields(handler: Handler, next: HandlerFields): Partial<HandlerFields> {
+  const changes: Partial<HandlerFields> = {};
+  if (next.name !== handler.name) changes.name = next.name;
+  if (next.phone !== handler.phone) changes.phone = next.phone;
+  if (next.address !== (handler.address ?? null)) changes.address = next.address;
+  if (next.type !== (handler.type ?? null)) changes.type = next.type;
+  if (next.available !== handler.available) changes.available = next.available;
+  const until = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
+  if (until(next.availableUntil) !== until(handler.availableUntil)) {
+    changes.availableUntil = next.availableUntil;
+  }
+  const gps = handler.gps ?? null;
+  if (next.gps?.lat !== gps?.lat || next.gps?.lng !== gps?.lng) changes.gps = next.gps;
+  return changes;
+}
+
+export function HandlerEditor(props: {
+  api: Api;
+  /** The record to change; none: a new one. */
+  handler: Handler | undefined;
+  onSaved: (handler: Handler, created: boolean) => void;
+  onCancel: () => void;
+}) {
+  const { handler } = props;
+  const [draft, setDraft] = useState<Draft>(() => draftOf(handler));
+  const [invalid, setInvalid] = useState<'lat' | 'lng' | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const latInput = useRef<HTMLInputElement>(null);
+  const lngInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => heading.current?.focus(), []);
+
+  const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
+  const position = positionOf(draft);
+  const shown = position && !('invalid' in position) ? position : undefined;
+
+  async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (position && 'invalid' in position) {
+      setInvalid(position.invalid);
+      (position.invalid === 'lat' ? latInput : lngInput).current?.focus();
+      return;
+    }
+    setInvalid(undefined);
+    const fields = fieldsOf(draft, position);
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (!handler) {
+        const {
+          data,
+          error: failure,
+          response,
+        } = await props.api.POST('/api/users', {
+          body: fields,
+        });
+        if (data) props.onSaved(data.data, true);
+        else setError(failureText(failure, response.status));
+        return;
+      }
+      const changes = changedFields(handler, fields);
+      if (Object.keys(changes).length === 0) {
+        props.onSaved(handler, false);
+        return;
+      }
+      const {
+        data,
+        error: failure,
+        response,
+      } = await props.api.PUT('/api/users/{id}', {
+        params: { path: { id: handler._id } },
+        body: changes,
+      });
+      if (data) props.onSaved(data.data, false);
+      else setError(failureText(failure, response.status));
+    } catch {
+      setError(OFFLINE_TEXT);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const headingText = handler ? `${handler.name} bearbeiten` : 'Neuer Hundeführer';
+  return (
+    <section class="panel editor" aria-labelledby="editor-titel">
+      <h2 id="editor-titel" tabIndex={-1} ref={heading}>
+        {headingText}
+      </h2>
+      <form onSubmit={(event) => void submit(event)}>
+        <div class="editor-grid">
+          <div>
+            <label for="feld-name">Name</label>
+            <input
+              id="feld-name"
+              required
+              maxLength={200}
+              autoComplete="off"
+              value={draft.name}
+              onInput={(event) => set({ name: event.currentTarget.value })}
+            />
+            <label for="feld-telefon">Telefon</label>
+            <input
+              id="feld-telefon"
+              type="tel"
+              required
+              maxLength={50}
+              autoComplete="off"
+              value={draft.phone}
+              onInput={(event) => set({ phone: event.currentTarget.value })}
+            />
+            <label for="feld-adresse">Adresse</label>
+            <input
+              id="feld-adresse"
+              maxLength={300}
+              autoComplete="off"
+              value={draft.address}
+              onInput={(event) => set({ address: event.currentTarget.value })}
+            />
+            <label for="feld-typ">Typ (Kürzel, z. B. SW)</label>
+            <input
+              id="feld-typ"
+              maxLength={50}
+              autoComplete="off"
+              value={draft.type}
+              onInput={(event) => set({ type: event.currentTarget.value })}
+            />
+            <div class="check">
+              <input
+                id="feld-verfuegbar"
+                type="checkbox"
+                checked={draft.available}
+                onChange={(event) => set({ available: event.currentTarget.checked })}
+              />
+              <label for="feld-verfuegbar">Verfügbar (im öffentlichen Finder gelistet)</label>
+            </div>
+            {draft.available && (
+              <>
+                <label for="feld-bis">Verfügbar bis</label>
+                <input
+                  id="feld-bis"
+                  type="datetime-local"
+                  value={draft.until}
+                  aria-describedby="bis-hinweis"
+                  onInput={(event) => set({ until: event.currentTarget.value })}
+                />
+                <p class="hint" id="bis-hinweis">
+                  Leer: bis auf Weiteres. Ein Ende muss in der Zukunft liegen.
+                </p>
+              </>
+            )}
+          </div>
+          <fieldset>
+            <legend>Position</legend>
+            <p class="hint" id="karte-hinweis">
+              Ein Klick auf die Karte setzt die Position. Ohne Maus: die Koordinaten eingeben
+              (Dezimalgrad, Komma oder Punkt).
+            </p>
+            <PositionMap
+              position={shown}
+              describedBy="karte-hinweis"
+              onPick={(picked) => {
+                setInvalid(undefined);
+                set({ lat: typed(picked.lat), lng: typed(picked.lng) });
+              }}
+            />
+            <div class="coordinates">
+              <div>
+                <label for="feld-breite">Breitengrad (Nord/Süd)</label>
+                <input
+                  id="feld-breite"
+                  ref={latInput}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  spellcheck={false}
+                  aria-invalid={invalid === 'lat'}
+                  aria-describedby="breite-hinweis"
+                  value={draft.lat}
+                  onInput={(event) => set({ lat: event.currentTarget.value })}
+                />
+                <p class="hint" id="breite-hinweis">
+                  −90 bis 90, Norden positiv
+                </p>
+              </div>
+              <div>
+                <label for="feld-laenge">Längengrad (Ost/West)</label>
+                <input
+                  id="feld-laenge"
+                  ref={lngInput}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  spellcheck={false}
+                  aria-invalid={invalid === 'lng'}
+                  aria-describedby="laenge-hinweis"
+                  value={draft.lng}
+                  onInput={(event) => set({ lng: event.currentTarget.value })}
+                />
+                <p class="hint" id="laenge-hinweis">
+                  −180 bis 180, Osten positiv
+                </p>
+              </div>
+            </div>
+            <p class="point" aria-live="polite">
+              {shown ? `Gewählt: ${formatPoint(shown)}` : position ? '' : 'Keine Position gesetzt.'}
+            </p>
+            {invalid && (
+              <p class="error" role="alert">
+                {invalid === 'lat'
+                  ? 'Der Breitengrad ist keine Zahl zwischen −90 und 90.'
+                  : 'Der Längengrad ist keine Zahl zwischen −180 und 180.'}
+              </p>
+            )}
+            {shown && (
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => {
+                  setInvalid(undefined);
+                  set({ lat: '', lng: '' });
+                }}
+              >
+                Position entfernen
+              </button>
+            )}
+          </fieldset>
+        </div>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div class="button-row">
+          <button type="submit" disabled={busy}>
+            {busy ? 'Wird gespeichert …' : 'Speichern'}
+          </button>
+          <button type="button" class="secondary" onClick={props.onCancel}>
+            Abbrechen
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
