@@ -13,16 +13,21 @@ import {
   type EndChoice,
 } from './times';
 
+interface Form {
+  on: boolean;
+  choice: EndChoice | undefined;
+  /** The `datetime-local` value of the choice "Datum und Uhrzeit". */
+  date: string;
+}
+
 /** The form as the saved record sets it: the saved end stays chosen (as a date) until changed. */
-function initialForm(handler: Handler, now: Date) {
+function initialForm(handler: Handler, now: Date): Form {
   const listed = listedAt(handler, now);
   const until = handler.availableUntil;
-  return {
-    on: listed,
-    choice: (listed ? (until === null ? 'ohne-ende' : 'datum') : undefined) as
-      EndChoice | undefined,
-    date: listed && until !== null ? localInputValue(new Date(until)) : '',
-  };
+  if (!listed) return { on: false, choice: undefined, date: '' };
+  return until === null
+    ? { on: true, choice: 'ohne-ende', date: '' }
+    : { on: true, choice: 'datum', date: localInputValue(new Date(until)) };
 }
 
 type Outcome = { end: Date | null } | { problem: string; focusDate?: boolean };
@@ -64,7 +69,7 @@ export function Availability(props: {
   const [saved, setSaved] = useState(false);
   const dateInput = useRef<HTMLInputElement>(null);
 
-  function change(patch: Partial<typeof form>) {
+  function change(patch: Partial<Form>) {
     setForm((previous) => ({ ...previous, ...patch }));
     setDirty(true);
     setSaved(false);

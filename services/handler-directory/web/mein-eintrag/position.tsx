@@ -6,9 +6,12 @@ import { formatPoint, forQuery } from '../lib/format';
 import type { Session } from '../lib/session';
 import { describeEnd } from './times';
 
+const NOT_DETERMINED =
+  'Ihr Standort ließ sich nicht bestimmen. Bitte unter freiem Himmel erneut versuchen.';
+/** By GeolocationPositionError code: 1 refused, 2 not determined, 3 too slow. */
 const POSITION_PROBLEMS: Record<number, string> = {
   1: 'Ihr Standort ist nicht freigegeben. Erlauben Sie den Standort für diese Seite in den Einstellungen des Browsers und wählen Sie dann erneut „Meinen Standort aktualisieren“.',
-  2: 'Ihr Standort ließ sich nicht bestimmen. Bitte unter freiem Himmel erneut versuchen.',
+  2: NOT_DETERMINED,
   3: 'Die Standortbestimmung dauerte zu lange. Bitte erneut versuchen.',
 };
 const NO_GEOLOCATION =
@@ -62,7 +65,7 @@ export function Position(props: {
       (problem) =>
         setStep({
           state: 'problem',
-          message: POSITION_PROBLEMS[problem.code] ?? NO_GEOLOCATION,
+          message: POSITION_PROBLEMS[problem.code] ?? NOT_DETERMINED,
         }),
       // Where the handler stands now, as exactly as the phone can tell (it is his listing).
       { enableHighAccuracy: true, timeout: 30_000, maximumAge: 60_000 },
