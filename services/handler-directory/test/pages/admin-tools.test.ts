@@ -43,8 +43,9 @@ afterAll(async () => {
 async function adminApp(
   section: 'Hundeführer' | 'Import' | 'Konten',
   account = ADMIN,
+  colorScheme: 'light' | 'dark' = 'light',
 ): Promise<PageSession> {
-  const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop' });
+  const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop', colorScheme });
   // A wait that fails names its locator, inside the test's time.
   s.page.setDefaultTimeout(WAIT_MS);
   await signIn(s.page, account.username, account.password);
@@ -92,6 +93,12 @@ async function tableRows(page: Page, caption: string): Promise<string[][]> {
   );
   return cells;
 }
+
+/** Ids of the page's controls without a label (none: every control has a visible label). */
+const unlabelledControls = (page: Page) =>
+  page
+    .locator('input, select, textarea')
+    .evaluateAll((controls) => controls.filter((c) => c.labels.length === 0).map((c) => c.id));
 
 const counts = (page: Page) => page.locator('.counts dd').allTextContents();
 
@@ -143,6 +150,7 @@ describe('the import', () => {
     await expect(page.getByRole('table', { name: 'Probleme' }).count()).resolves.toBe(0);
     // A dry run writes nothing.
     await expect(handlersNamed('Import')).resolves.toEqual([]);
+    await expect(unlabelledControls(page)).resolves.toEqual([]);
     await saveScreenshot(page, 'admin-import-desktop');
 
     await page.getByRole('button', { name: 'Übernehmen' }).click();
@@ -169,6 +177,13 @@ const card = (page: Page, username: string) =>
   page
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: username, exact: true }) });
+
+/** The focused element's id and its outline (`solid 3px`: the focus ring). */
+const focused = (page: Page) =>
+  page.evaluate<{ id: string; ring: string }>(
+    `(() => { const el = document.activeElement; const s = getComputedStyle(el);
+      return { id: el.id, ring: s.outlineStyle + ' ' + s.outlineWidth }; })()`,
+  );
 
 /** The page's one-time link, as shown once. */
 async function shownLink(page: Page, username: string): Promise<string> {
@@ -243,6 +258,10 @@ describe('the accounts', () => {
     ]);
     await expect(page.locator('img').count()).resolves.toBe(0);
     expect(s.dialogs).toEqual([]);
+    await card(page, 'viktor.viewer')
+      .getByRole('button', { name: 'Rolle ändern (viktor.viewer)' })
+      .click();
+    await expect(unlabelledControls(page)).resolves.toEqual([]);
     await saveScreenshot(page, 'admin-accounts-desktop');
     await s.close();
 
@@ -331,6 +350,31 @@ describe('the accounts', () => {
     expect(await loginStatus('otto.neu', 'Ottos neue Passphrase')).toBe(200);
   });
 
+  it('is operable by keyboard: an account made with keys only, each control with the 3 px focus ring', async () => {
+    const handler = await createHandler(app, { name: 'Hof Tastatur' });
+    const s = await adminApp('Konten');
+    const { page } = s;
+    const form = page.getByRole('form', { name: 'Neues Konto' });
+    await form.getByLabel('Benutzername').focus();
+    await page.keyboard.type('tina.tastatur');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toEqual({ id: 'neues-konto-rolle', ring: 'solid 3px' });
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Tastatur');
+    await form.getByRole('radio', { name: handler.name }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await expect(form.getByRole('radio', { name: handler.name }).isChecked()).resolves.toBe(true);
+    await page.keyboard.press('Tab');
+    await expect(focused(page)).resolves.toMatchObject({ ring: 'solid 3px' });
+    await page.keyboard.press('Enter');
+    await shownLink(page, 'tina.tastatur');
+    // Focus moved to the link's heading: the next Tab reaches the link itself.
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toEqual({ id: 'einmal-link-feld', ring: 'solid 3px' });
+    await s.close();
+  });
+
   it('shows a viewer no Import and no Konten; the accounts API refuses its token with 403', async () => {
     const s = await adminApp('Hundeführer', VIEWER);
     await expect(s.page.getByRole('navigation', { name: 'Bereiche' }).count()).resolves.toBe(0);
@@ -345,3 +389,60 @@ describe('the accounts', () => {
     await s.close();
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Contrast
+
+describe('the admin tools’ colours', () => {
+  it.each(['light', 'dark'] as const)(
+    'keep text contrast of at least 4.5:1 in the %s scheme: import report with a problem, accounts with a link',
+    async (scheme) => {
+      const s = await adminApp('Import', ADMIN, scheme);
+      const { page } = s;
+      await choose(page, 'liste.csv', csv(csvRow('Kai Falsch', 200)));
+      await page.getByRole('table', { name: 'Probleme' }).waitFor();
+      expect(await lowContrastTexts(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Konten' }).click();
+      await card(page, VIEWER.username)
+        .getByRole('button', { name: `Passwort zurücksetzen (${VIEWER.username})` })
+        .click();
+      await shownLink(page, VIEWER.username);
+      expect(await lowContrastTexts(page)).toEqual([]);
+
+      await s.close();
+    },
+  );
+});
+
+/**
+ * Visible text whose contrast with the background behind it is under 4.5:1 (WCAG 2.2, 1.4.3),
+ * with the colours as computed: each element that holds text directly, against the first
+ * non-transparent background up its ancestors. (The finder's test checks the same way.)
+ */
+async function lowContrastTexts(page: Page) {
+  return page.evaluate<string[]>(`(() => {
+    const rgb = (value) => value.match(/[\\d.]+/g).map(Number);
+    const luminance = ([r, g, b]) => {
+      const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    const background = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c.length < 4 || c[3] > 0) return c;
+      }
+      return [255, 255, 255];
+    };
+    const low = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || !el.checkVisibility() || el.closest('.visually-hidden')) continue;
+      const fg = luminance(rgb(getComputedStyle(el).color));
+      const bg = luminance(background(el));
+      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+      if (ratio < 4.5) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+    }
+    return low;
+  })()`);
+}
