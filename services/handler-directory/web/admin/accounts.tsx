@@ -51,8 +51,10 @@ export function Accounts({ session }: { session: Session }) {
     setAccounts((list) =>
       [...(list ?? []).filter((a) => a.id !== account.id), account].sort(byUsername),
     );
-    if (account.handlerId && handlerName !== undefined) {
-      setNames((known) => ({ ...known, [account.handlerId ?? '']: handlerName }));
+    const { handlerId } = account;
+    // The record just chosen: its name is known without reading it.
+    if (handlerId && handlerName !== undefined) {
+      setNames((known) => ({ ...known, [handlerId]: handlerName }));
     }
   }
 
