@@ -391,12 +391,114 @@ describe('the accounts', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// History
+
+/** A write to a handler through the API, as the test admin or with another account's token. */
+async function write(method: 'PUT', url: string, payload: object, token = app.admin.token) {
+  const res = await app.request({
+    method,
+    url,
+    payload,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(res.statusCode).toBe(200);
+}
+
+/** Each shown entry: its line (when – what von who) and its changes' rows. */
+async function historyEntries(page: Page) {
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('.history-entry').first().waitFor();
+  return dialog.locator('.history-entry').evaluateAll((entries) =>
+    entries.map((entry) => ({
+      what: entry.querySelector('.history-what')?.textContent ?? '',
+      changes: [...entry.querySelectorAll('tbody tr')].map((tr) =>
+        [...tr.children].map((cell) => cell.textContent ?? ''),
+      ),
+    })),
+  );
+}
+
+/** `22.03.2026, 20:00 Uhr – ` */
+const WHEN = String.raw`\d\d\.\d\d\.\d{4}, \d\d:\d\d Uhr – `;
+
+describe('a handler’s history', () => {
+  it('lists each change newest first with its author and each field before and after, from the handler list’s Verlauf button; an HTML-looking name stays text', async () => {
+    const oldName = `Hof Eiche ${LOOKS_LIKE_HTML}`;
+    const newName = `Hof Eiche am Bach ${LOOKS_LIKE_HTML}`;
+    const handler = await createHandler(app, { name: oldName, phone: '0171 1' });
+    const url = `/api/users/${handler._id}`;
+    await write('PUT', `${url}/availability`, { available: false });
+    await write('PUT', url, { name: newName });
+    await createAccountByApi({
+      username: 'emil.eiche',
+      role: 'handler',
+      handlerId: handler._id,
+      password: 'Emils lange Passphrase',
+    });
+    const emil = await app.login('emil.eiche', 'Emils lange Passphrase');
+    await write('PUT', `${url}/gps`, { lat: 50.5, lng: 9.5 }, emil);
+
+    const s = await adminApp('Hundeführer');
+    const { page } = s;
+    await page.getByRole('button', { name: `Verlauf von ${newName}` }).click();
+    await page.getByRole('dialog', { name: `Verlauf von ${newName}` }).waitFor();
+    const entries = await historyEntries(page);
+    expect(entries.map((entry) => entry.what)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${WHEN}Position gesetzt von emil\\.eiche \\(Hundeführer\\)$`),
+      ),
+      expect.stringMatching(new RegExp(`^${WHEN}geändert von anna\\.admin \\(Administration\\)$`)),
+      expect.stringMatching(
+        new RegExp(`^${WHEN}Verfügbarkeit gesetzt von anna\\.admin \\(Administration\\)$`),
+      ),
+      expect.stringMatching(new RegExp(`^${WHEN}angelegt von anna\\.admin \\(Administration\\)$`)),
+    ]);
+    const [gps, rename, availability, created] = entries;
+    expect(gps?.changes).toEqual([['Position', 'leer', '50,5° N, 9,5° O']]);
+    expect(rename?.changes).toEqual([['Name', oldName, newName]]);
+    expect(availability?.changes).toContainEqual(['verfügbar', 'ja', 'nein']);
+    expect(created?.changes).toEqual(
+      expect.arrayContaining([
+        ['Name', 'leer', oldName],
+        ['Telefon', 'leer', '0171 1'],
+      ]),
+    );
+    await expect(page.locator('img').count()).resolves.toBe(0);
+    expect(s.dialogs).toEqual([]);
+    await s.close();
+  });
+
+  it('loads older entries a page at a time on a phone ("Ältere laden")', async () => {
+    const handler = await createHandler(app, { name: 'Hof Viele Wechsel' });
+    // 21 writes and the creation: 22 entries, one more page after the first 20.
+    for (let i = 0; i < 21; i++) {
+      await write('PUT', `/api/users/${handler._id}/availability`, { available: i % 2 === 1 });
+    }
+    const s = await openPage(browser, app, { path: ADMIN_APP, device: 'phone' });
+    s.page.setDefaultTimeout(WAIT_MS);
+    await signIn(s.page, ADMIN.username, ADMIN.password);
+    const { page } = s;
+    await page.getByRole('button', { name: `Verlauf von ${handler.name}` }).click();
+    expect(await historyEntries(page)).toHaveLength(20);
+    await saveScreenshot(page, 'admin-history-phone');
+    await page.getByRole('button', { name: 'Ältere laden' }).click();
+    await page.getByRole('dialog').locator('.history-entry').nth(21).waitFor();
+    const all = await historyEntries(page);
+    expect(all).toHaveLength(22);
+    expect(all.at(-1)?.what).toMatch(/angelegt von anna\.admin/);
+    await expect(page.getByRole('button', { name: 'Ältere laden' }).count()).resolves.toBe(0);
+    await s.close();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // Contrast
 
 describe('the admin tools’ colours', () => {
   it.each(['light', 'dark'] as const)(
-    'keep text contrast of at least 4.5:1 in the %s scheme: import report with a problem, accounts with a link',
+    'keep text contrast of at least 4.5:1 in the %s scheme: import report with a problem, accounts with a link, history',
     async (scheme) => {
+      const handler = await createHandler(app, { name: `Hof Kontrast ${scheme}` });
       const s = await adminApp('Import', ADMIN, scheme);
       const { page } = s;
       await choose(page, 'liste.csv', csv(csvRow('Kai Falsch', 200)));
@@ -410,6 +512,10 @@ describe('the admin tools’ colours', () => {
       await shownLink(page, VIEWER.username);
       expect(await lowContrastTexts(page)).toEqual([]);
 
+      await page.getByRole('button', { name: 'Hundeführer', exact: true }).click();
+      await page.getByRole('button', { name: `Verlauf von ${handler.name}` }).click();
+      await historyEntries(page);
+      expect(await lowContrastTexts(page)).toEqual([]);
       await s.close();
     },
   );
