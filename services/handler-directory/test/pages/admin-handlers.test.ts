@@ -88,8 +88,11 @@ async function withAdminApp(
 
 /** Waits until the list's live region reports a result (not loading). */
 async function listShown(page: Page, count?: number): Promise<void> {
+  // Anchored: "1 Hundeführer gefunden" must not match "11 Hundeführer gefunden".
   const text =
-    count === undefined ? /\d+ Hundeführer (gefunden|angezeigt)/ : `${count} Hundeführer gefunden`;
+    count === undefined
+      ? /^\d+ Hundeführer (gefunden|angezeigt)/
+      : new RegExp(`^${count} Hundeführer gefunden`);
   await page.getByRole('status').filter({ hasText: text }).waitFor({ timeout: 20_000 });
 }
 
@@ -113,9 +116,38 @@ function positionOfPixel(x: number, y: number, zoom: number) {
   return { lat, lng };
 }
 
-/** Waits until the input with this id has a value (the map's click filled it). */
-const filled = (page: Page, id: string) =>
-  page.waitForFunction(`document.getElementById('${id}').value !== ''`);
+/**
+ * Waits until `check` holds, asking every 50 ms. Not `page.waitForFunction`: it evaluates its
+ * predicate in the page with eval, which the pages' CSP refuses (and close() reports).
+ */
+async function until(check: () => Promise<boolean>, timeout = 20_000): Promise<void> {
+  const end = Date.now() + timeout;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not reached in ${timeout} ms: ${check.toString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until the input with this label has a value (the map's click filled it). */
+const filled = (page: Page, label: string) =>
+  until(async () => (await page.getByLabel(label).inputValue()) !== '');
+
+/**
+ * Where the map's marker is, in whole pixels from the map's centre (x east, y south), computed in
+ * the page.
+ */
+const markerOffsetScript = `() => {
+  const map = document.querySelector('.position-map').getBoundingClientRect();
+  const dot = document.querySelector('.position-map .leaflet-overlay-pane path');
+  if (!dot) return { x: NaN, y: NaN };
+  const box = dot.getBoundingClientRect();
+  return {
+    x: Math.round(box.left + box.width / 2 - (map.left + map.width / 2)),
+    y: Math.round(box.top + box.height / 2 - (map.top + map.height / 2)),
+  };
+}`;
+const markerOffset = (page: Page) =>
+  page.evaluate<{ x: number; y: number }>(`(${markerOffsetScript})()`);
 
 const coordinate = (text: string) => Number(text.replace(',', '.'));
 
@@ -257,7 +289,7 @@ describe('writing as an admin', () => {
       const at = { x: Math.round(width * 0.75), y: Math.round(height * 0.25) };
       await map.click({ position: at });
       const latInput = page.getByLabel('Breitengrad (Nord/Süd)');
-      await filled(page, 'feld-breite');
+      await filled(page, 'Breitengrad (Nord/Süd)');
       const lat = coordinate(await latInput.inputValue());
       const lng = coordinate(await page.getByLabel('Längengrad (Ost/West)').inputValue());
       expect(lat).toBeGreaterThan(GERMANY.lat);
@@ -291,6 +323,15 @@ describe('writing as an admin', () => {
       expect(await page.getByLabel('Längengrad (Ost/West)').inputValue()).toBe('11,5');
       await name.fill('Gustav Neu');
 
+      // A typed longitude moves the marker: 0.1° east at zoom 11 is 145.6 px right of the centre
+      // (the record's position, where the map opened).
+      expect(await markerOffset(page)).toEqual({ x: 0, y: 0 });
+      await page.getByLabel('Längengrad (Ost/West)').fill('11,6');
+      await until(async () => (await markerOffset(page)).x > 100);
+      const moved = await markerOffset(page);
+      expect(Math.abs(moved.x - (0.1 / 360) * 256 * 2 ** 11)).toBeLessThan(2);
+      expect(moved.y).toBe(0);
+
       // Typed by keyboard: a latitude out of range is refused before anything is sent.
       await page.getByLabel('Breitengrad (Nord/Süd)').fill('95');
       await page.getByRole('button', { name: 'Speichern' }).click();
@@ -302,6 +343,13 @@ describe('writing as an admin', () => {
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.type('9.99');
       await page.getByText('Gewählt: 53,55° N, 9,99° O').waitFor();
+      // Typed far outside the view (Hamburg, from Munich at zoom 11): the map follows, so the
+      // marker is in view.
+      const map = page.getByRole('region', { name: 'Karte: ein Klick setzt die Position' });
+      const [width, height] = await map.evaluate((el) => [el.clientWidth, el.clientHeight]);
+      const inView = ({ x, y }: { x: number; y: number }) =>
+        Math.abs(x) < width! / 2 && Math.abs(y) < height! / 2;
+      await until(async () => inView(await markerOffset(page)));
       await page.keyboard.press('Enter');
 
       await page
@@ -477,7 +525,7 @@ describe('text from the database, a phone, and map tiles', () => {
       const box = await map.boundingBox();
       expect(box!.width).toBeGreaterThan(280);
       await map.tap({ position: { x: box!.width / 2, y: box!.height / 2 } });
-      await filled(page, 'feld-breite');
+      await filled(page, 'Breitengrad (Nord/Süd)');
       await saveScreenshot(page, 'admin-editor-phone');
       await page.getByRole('button', { name: 'Speichern' }).click();
       await page.getByRole('status').filter({ hasText: 'Mara Mobil ist angelegt.' }).waitFor();

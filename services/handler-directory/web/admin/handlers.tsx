@@ -107,7 +107,12 @@ export function HandlerList({ session }: { session: Session }) {
     return () => clearTimeout(timer);
   }, [filters]);
 
-  const change = (part: Partial<Filters>) => setFilters((current) => ({ ...current, ...part }));
+  function change(part: Partial<Filters>) {
+    // A new search: what was said about the last action no longer belongs to the list.
+    setNotice('');
+    setActionError(undefined);
+    setFilters((current) => ({ ...current, ...part }));
+  }
   const replace = (changed: Handler) =>
     setListing((shown) => ({
       ...shown,
