@@ -165,3 +165,52 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
+
+/** The focused element's outline. */
+export async function focusRing(page: Page) {
+  return page.evaluate<{ style: string; width: number }>(
+    `(() => { const s = getComputedStyle(document.activeElement);
+      return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) }; })()`,
+  );
+}
+
+/**
+ * Visible text whose contrast with the background behind it is under 4.5:1 (WCAG 2.2, 1.4.3),
+ * with the colours as computed: each element that holds text directly, against the first
+ * non-transparent background up its ancestors.
+ */
+export async function lowContrastTexts(page: Page) {
+  return page.evaluate<string[]>(`(() => {
+    const rgb = (value) => value.match(/[\\d.]+/g).map(Number);
+    const luminance = ([r, g, b]) => {
+      const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    const background = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c.length < 4 || c[3] > 0) return c;
+      }
+      return [255, 255, 255];
+    };
+    const low = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || !el.checkVisibility() || el.closest('.visually-hidden')) continue;
+      const fg = luminance(rgb(getComputedStyle(el).color));
+      const bg = luminance(background(el));
+      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+      if (ratio < 4.5) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+    }
+    return low;
+  })()`);
+}
+
+/** What the page left in the browser's storage: nothing, for pages that keep the token in memory. */
+export async function storedState(page: Page) {
+  return {
+    local: await page.evaluate<number>('localStorage.length'),
+    session: await page.evaluate<number>('sessionStorage.length'),
+    cookies: await page.context().cookies(),
+  };
+}

@@ -11,11 +11,14 @@ import type { Browser, Page } from 'playwright-core';
 import { createHandler } from '../support/handlers.js';
 import {
   PHONE_VIEWPORT,
+  focusRing,
   launchChromium,
+  lowContrastTexts,
   openPage,
   saveScreenshot,
   serveApp,
   signIn,
+  storedState,
   type OpenOptions,
   type PageSession,
   type ServedApp,
@@ -118,53 +121,6 @@ function berlinInstant(day: string, clock: string): Date {
 async function clockAt(page: Page, instant: Date) {
   await page.clock.setFixedTime(instant);
   await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
-}
-
-/**
- * Visible text whose contrast with the background behind it is under 4.5:1 (WCAG 2.2, 1.4.3),
- * as finder.test.ts measures it: each element that holds text directly, against the first
- * non-transparent background up its ancestors.
- */
-async function lowContrastTexts(page: Page) {
-  return page.evaluate<string[]>(`(() => {
-    const rgb = (value) => value.match(/[\\d.]+/g).map(Number);
-    const luminance = ([r, g, b]) => {
-      const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-    };
-    const background = (el) => {
-      for (let e = el; e; e = e.parentElement) {
-        const c = rgb(getComputedStyle(e).backgroundColor);
-        if (c.length < 4 || c[3] > 0) return c;
-      }
-      return [255, 255, 255];
-    };
-    const low = [];
-    for (const el of document.body.querySelectorAll('*')) {
-      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-      if (!own || !el.checkVisibility() || el.closest('.visually-hidden')) continue;
-      const fg = luminance(rgb(getComputedStyle(el).color));
-      const bg = luminance(background(el));
-      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
-      if (ratio < 4.5) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
-    }
-    return low;
-  })()`);
-}
-
-async function focusRing(page: Page) {
-  return page.evaluate<{ style: string; width: number }>(
-    `(() => { const s = getComputedStyle(document.activeElement);
-      return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) }; })()`,
-  );
-}
-
-async function storage(page: Page) {
-  return {
-    local: await page.evaluate<number>('localStorage.length'),
-    session: await page.evaluate<number>('sessionStorage.length'),
-    cookies: await page.context().cookies(),
-  };
 }
 
 describe('the handler’s page at 360×740', () => {
@@ -347,7 +303,7 @@ describe('the handler’s page at 360×740', () => {
     );
     const { page } = s;
     await page.locator('.card h3').filter({ hasText: 'Dora Desktop' }).waitFor();
-    expect(await storage(page)).toEqual({ local: 0, session: 0, cookies: [] });
+    expect(await storedState(page)).toEqual({ local: 0, session: 0, cookies: [] });
     await saveScreenshot(page, 'handler-page-desktop');
 
     await page.getByRole('button', { name: 'Abmelden' }).click();
@@ -356,7 +312,7 @@ describe('the handler’s page at 360×740', () => {
     expect(text).not.toContain('Dora Desktop');
     expect(text).not.toContain('Forstweg');
     expect(await page.locator('.card').count()).toBe(0);
-    expect(await storage(page)).toEqual({ local: 0, session: 0, cookies: [] });
+    expect(await storedState(page)).toEqual({ local: 0, session: 0, cookies: [] });
     await s.close();
   });
 

@@ -3,10 +3,17 @@
 // set-password link (used once, gone from the address bar), the token in memory only, an account
 // on the other role's page, a session that ends under the page, and logging out.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ADMIN, VIEWER } from '../support/app.js';
 import { createHandler } from '../support/handlers.js';
-import { launchChromium, openPage, serveApp, signIn, type ServedApp } from './browser.js';
+import {
+  launchChromium,
+  openPage,
+  serveApp,
+  signIn,
+  storedState,
+  type ServedApp,
+} from './browser.js';
 
 // A browser and the app share two cores with the rest of the test run.
 jest.setTimeout(90_000);
@@ -43,14 +50,6 @@ async function handlerAccount(username: string) {
 const linkTo = (page: string, username: string, token: string) =>
   `${page}#${new URLSearchParams({ konto: username, passwort: token }).toString()}`;
 
-async function storage(page: Page) {
-  return {
-    local: await page.evaluate(() => localStorage.length),
-    session: await page.evaluate(() => sessionStorage.length),
-    cookies: await page.context().cookies(),
-  };
-}
-
 describe('signing in to the admin app and the handler’s page', () => {
   it('shows the API’s German message for a wrong password, then signs in; the token is in no storage', async () => {
     const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop' });
@@ -63,7 +62,7 @@ describe('signing in to the admin app and the handler’s page', () => {
 
     await signIn(s.page, ADMIN.username, ADMIN.password);
     await s.page.getByText(`Angemeldet als ${ADMIN.username}`).waitFor();
-    expect(await storage(s.page)).toEqual({ local: 0, session: 0, cookies: [] });
+    expect(await storedState(s.page)).toEqual({ local: 0, session: 0, cookies: [] });
     await s.close();
   });
 
@@ -149,6 +148,8 @@ describe('signing in to the admin app and the handler’s page', () => {
     const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop' });
     await signIn(s.page, 'ada.second', 'adas lange Passphrase');
     await s.page.getByText('Angemeldet als ada.second').waitFor();
+    // The handler list has loaded (with the token that still works).
+    await s.page.getByText(/Hundeführer gefunden/).waitFor();
 
     const res = await app.request({
       method: 'PATCH',
@@ -172,7 +173,7 @@ describe('signing in to the admin app and the handler’s page', () => {
     await s.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
     await expect(s.page.getByLabel('Benutzername').inputValue()).resolves.toBe('');
     expect(await s.page.locator('body').textContent()).not.toContain(ADMIN.username);
-    expect(await storage(s.page)).toEqual({ local: 0, session: 0, cookies: [] });
+    expect(await storedState(s.page)).toEqual({ local: 0, session: 0, cookies: [] });
     await s.close();
   });
 });
