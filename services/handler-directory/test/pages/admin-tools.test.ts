@@ -62,6 +62,7 @@ async function adminApp(
 // ---------------------------------------------------------------------------------------------
 // Import
 
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const CSV_HEADER =
   'id,name,address,phone,type,available,availableUntil,availabilityConfirmedAt,lat,lng,createdAt,updatedAt';
 const csv = (...rows: string[]) => Buffer.from(`${[CSV_HEADER, ...rows].join('\r\n')}\r\n`);
@@ -113,7 +114,7 @@ async function handlersNamed(q: string): Promise<Handler[]> {
 }
 
 describe('the import', () => {
-  it('shows a bad row’s problem with its row and column and offers no Übernehmen; a good file is previewed, applied, and its handlers exist', async () => {
+  it('shows a bad row’s problem with its row and column and offers no Übernehmen; a good file is previewed, applied, and its handlers exist; the export’s XLSX comes back unchanged; 415 and 413 as they come', async () => {
     const s = await adminApp('Import');
     const { page } = s;
 
@@ -165,8 +166,28 @@ describe('the import', () => {
       ['Ida Import', 52.5],
       ['Jan Import', 52.6],
     ]);
+
+    // The export's XLSX of just these two, imported as it is: both unchanged.
+    const xlsx = await app.request({
+      method: 'GET',
+      url: '/api/users/export?format=xlsx&q=Import',
+      as: app.admin,
+    });
+    expect(xlsx.statusCode).toBe(200);
+    await choose(page, 'export.xlsx', xlsx.rawPayload, XLSX);
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Geprüft: 0 neu, 0 geändert, 2 unverändert' })
+      .waitFor();
+    await expect(counts(page)).resolves.toEqual(['0', '0', '2', '0']);
+
+    // Over 10 MB: the API's 413, as it comes (the upload takes a few seconds on a busy machine).
+    await choose(page, 'gross.csv', Buffer.alloc(10 * 1024 * 1024 + 1, 'a'));
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'Datei zu groß (höchstens 10 MB und 50.000 Zeilen)',
+    );
     await s.close();
-  });
+  }, 60_000);
 });
 
 // ---------------------------------------------------------------------------------------------
