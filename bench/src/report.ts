@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
-import type { Comparison, Report, WebhookRun } from './results.js';
+import type { Comparison, PagesRun, Report, Timing, WebhookRun } from './results.js';
 import type { Figure } from './stats.js';
 
 const fmt = (value: number, digits = 0) =>
@@ -60,6 +60,33 @@ function resultsTable(report: Report): string[] {
     );
   }
   return rows;
+}
+
+const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+const timingMs = (t: Timing, digits = 0) =>
+  `median ${fmt(t.median, digits)} ms, p95 ${fmt(t.p95, digits)} ms [${fmt(t.min, digits)}–${fmt(t.max, digits)}]`;
+
+/** PAGES: the finder's size and first result on Slow 3G, the admin list's search. */
+function pagesSection(p: PagesRun): string[] {
+  const { finderSize: size, firstResult: first, adminSearch: admin } = p;
+  const kB = (bytes: number) => `${fmt(bytes / 1000, 1)} kB`;
+  const net = first.network;
+  return [
+    '## Pages',
+    '',
+    `The handler directory's pages in Debian's Chromium (playwright-core), against the built service on loopback; load average (1 / 5 / 15 min) ${load(p.loadAverageBefore)} before, ${load(p.loadAverageAfter)} after. Times pass when their p95 is within the target.`,
+    '',
+    '| figure | measured | target | result |',
+    '| --- | --- | --- | --- |',
+    `| finder size: index.html and the ${size.files.length - 1} files it references, compressed | brotli ${kB(size.brotli)}, gzip ${kB(size.gzip)} (raw ${kB(size.raw)}) | ≤ ${kB(size.targetBytes)} each | ${verdict(size.pass)} |`,
+    `| finder on Slow 3G: navigation start to the first result card (${first.runs} fresh contexts at 360×740, position granted) | ${timingMs(first.ms)}; ${kB(first.bytes.median)} in ${fmt(first.requests.median)} requests | ≤ ${fmt(first.targetMs)} ms | ${verdict(first.pass)} |`,
+    `| admin list: a search over ${fmt(admin.handlers)} handlers, answer's responseEnd to the rows painted (${admin.searches} searches) | ${timingMs(admin.paintedMs, 1)}; ${fmt(admin.rows.median)} rows, answer ${kB(admin.encodedBytes.median)} (${kB(admin.decodedBytes.median)} decoded) | ≤ ${fmt(admin.targetMs)} ms | ${verdict(admin.pass)} |`,
+    '',
+    `- Finder size per file (raw / gzip / brotli bytes, the twins in dist/web as served): ${size.files.map((f) => `${f.file} ${f.raw} / ${f.gzip} / ${f.brotli}`).join('; ')}.`,
+    `- Slow 3G is Chrome DevTools' preset (CDP \`Network.emulateNetworkConditions\`: latency ${fmt(net.latency)} ms, ${fmt(net.downloadThroughput)} B/s down, ${fmt(net.uploadThroughput)} B/s up), cache disabled. DevTools applies the latency to every request, so each request that can only start after another has answered adds ${fmt(net.latency / 1000, 1)} s: the page (answered at median ${fmt(first.documentMs.median)} ms), its script and styles, then the handler search (sent at ${fmt(first.apiStartMs.median)} ms, answered at ${fmt(first.apiEndMs.median)} ms): three such steps make a floor of ${fmt((3 * net.latency) / 1000, 1)} s however small the page. The first card is noted by a MutationObserver installed before any page script (performance.now(), from navigation start).`,
+    `- Admin list: a desktop context (1280×800) signed in as the bench's admin; each search types a first or last name not searched before (${admin.terms.join(', ')}), so no answer comes from a cache; one more search before them is a warm-up. In the page: from the answer's Resource Timing \`responseEnd\` to the list's DOM showing it (MutationObserver: ${timingMs(admin.domMs, 1)}) and to the following frame rendered (requestAnimationFrame, then a posted message). The 300 ms typing pause before the request is not counted.`,
+    '',
+  ];
 }
 
 const ms = (f: Figure) => `${showFigure(f, 0)} ms`;
@@ -196,6 +223,7 @@ export function renderMarkdown(report: Report): string {
     '',
     ...resultsTable(report),
     '',
+    ...(report.pages ? pagesSection(report.pages) : []),
     '## Latency',
     '',
     ...latencyTable(report.comparisons),

@@ -166,6 +166,61 @@ export interface WebhookRun {
   badSignatures: number;
 }
 
+/** A time over several runs: the median, min–max and the 95th percentile (nearest rank). */
+export interface Timing extends Figure {
+  p95: number;
+}
+
+/** The finder's page as served: index.html and every file it references, compressed. */
+export interface FinderSize {
+  files: Array<{ file: string; raw: number; gzip: number; brotli: number }>;
+  raw: number;
+  gzip: number;
+  brotli: number;
+  targetBytes: number;
+  /** Both totals within the budget. */
+  pass: boolean;
+}
+
+/** PAGES (issue 22): the handler directory's pages in Chromium. */
+export interface PagesRun {
+  finderSize: FinderSize;
+  /** Navigation start to the first result card, on a throttled network, a fresh context each. */
+  firstResult: {
+    /** The CDP Network.emulateNetworkConditions parameters (Chrome DevTools' Slow 3G). */
+    network: { latency: number; downloadThroughput: number; uploadThroughput: number };
+    runs: number;
+    ms: Timing;
+    /** The page's own answer complete, and the handler search's request sent and answered. */
+    documentMs: Figure;
+    apiStartMs: Figure;
+    apiEndMs: Figure;
+    /** Bytes received until the first card (Resource Timing transfer sizes), and requests. */
+    bytes: Figure;
+    requests: Figure;
+    targetMs: number;
+    /** p95 within the target. */
+    pass: boolean;
+  };
+  /** The admin list: its search answer's responseEnd to the rows in the DOM and painted. */
+  adminSearch: {
+    handlers: number;
+    searches: number;
+    terms: string[];
+    domMs: Timing;
+    paintedMs: Timing;
+    /** The answer's body as received and decoded. */
+    encodedBytes: Figure;
+    decodedBytes: Figure;
+    rows: Figure;
+    targetMs: number;
+    /** p95 within the target. */
+    pass: boolean;
+  };
+  loadAverageBefore: number[];
+  loadAverageAfter: number[];
+}
+
 export interface Report {
   date: string;
   startedAt: string;
@@ -197,6 +252,7 @@ export interface Report {
   exportTarget?: { rowsPerSecond: number; rssGrowthMb: number; flat: boolean; pass: boolean };
   scaling?: ScalingRow[];
   webhooks?: WebhookRun;
+  pages?: PagesRun;
   noise: string[];
   notes: string[];
 }

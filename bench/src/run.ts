@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the databases, loads the data sets, starts the services as real servers on
 // loopback, runs each comparison in interleaved rounds and writes bench/results/<date>.md + .json.
 // BENCH_DURATION (default 10s), BENCH_ROUNDS (3), BENCH_SCALES (1000,100000,1000000),
-// --only B2,B3,P,SCALING,W1.
+// --only B2,B3,P,SCALING,W1,PAGES.
 import os from 'node:os';
 import {
   hotProductRun,
@@ -16,6 +16,7 @@ import {
 import { DB_CONNECTIONS, measureRoute, type RouteBench } from './benchmarks/shop-routes.js';
 import { shopHeaders } from './benchmarks/shop-sql.js';
 import { exportBench, publicListBench } from './benchmarks/handler-benchmarks.js';
+import { pagesBench } from './benchmarks/page-benchmarks.js';
 import { peerRuns } from './benchmarks/peer-benchmarks.js';
 import { W1_CONNECTIONS, W1_SHOP_ENV, webhookBench } from './benchmarks/webhook-benchmarks.js';
 import { B1_CONNECTIONS, B1_PIPELINING, pluginStackBench } from './benchmarks/plugin-stack.js';
@@ -337,6 +338,27 @@ async function handlerRuns(ctx: Context, errors: string[]): Promise<void> {
   }
 }
 
+/** PAGES: the directory's pages in Chromium, on a stand-in of their own with the handler set. */
+async function pageRuns(ctx: Context, errors: string[]): Promise<void> {
+  const { options } = ctx;
+  if (!wants(options, 'PAGES')) return;
+  const standIn = await startMongoStandIn();
+  let service: RunningService | undefined;
+  try {
+    const uri = `${standIn.uri}/bench_pages`;
+    const loaded = await loadHandlerDataset(uri, options.handlers);
+    log(`PAGES: ${loaded.handlers} handlers loaded in ${loaded.seconds.toFixed(1)} s`);
+    service = await startHandlerDirectory(uri);
+    log('PAGES finder size, finder on Slow 3G, admin list search');
+    await guard(errors, 'PAGES', async () => {
+      ctx.report.pages = await pagesBench(ctx, service!, loaded.handlers);
+    });
+  } finally {
+    await service?.stop();
+    await standIn.process.stop();
+  }
+}
+
 async function guard(errors: string[], name: string, fn: () => Promise<unknown>): Promise<void> {
   try {
     await fn();
@@ -378,6 +400,7 @@ export async function main(
     await shopRuns(ctx, errors);
     await webhookRuns(ctx, errors);
     await handlerRuns(ctx, errors);
+    await pageRuns(ctx, errors);
   } finally {
     await pg?.stop();
   }

@@ -1,0 +1,350 @@
+// PAGES (issue 22): the handler directory's pages as a phone and an office screen get them, in
+// Debian's Chromium driven by playwright-core (never a downloaded browser), against the built
+// service on loopback:
+//   1. the finder's compressed size (index.html and every file it references, as
+//      services/handler-directory/test/pages/budget.test.ts sums them), ≤ 50 kB;
+//   2. the finder's time from navigation start to its first result card on Chrome DevTools'
+//      Slow 3G profile, ≤ 2 s;
+//   3. the admin list's time to show a search over the loaded handlers once its answer is in,
+//      ≤ 100 ms.
+// The times are taken in the page (performance.now(), whose origin is the navigation's start).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+// playwright-core is a dependency of the handler directory (its page tests), not yet of the bench:
+// it is loaded through that package, and its types from that package's link to it.
+import type * as Playwright from '../../../services/handler-directory/node_modules/playwright-core/index.js';
+import type { Context } from '../context.js';
+import { generateHandlers } from '../datasets/handler-dataset.js';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  packageDir,
+  type RunningService,
+} from '../infra/services.js';
+import type { FinderSize, PagesRun, Timing } from '../results.js';
+import { figure } from '../stats.js';
+
+const DIRECTORY_DIR = packageDir('@dogshop/handler-directory');
+const { chromium } = createRequire(path.join(DIRECTORY_DIR, 'package.json'))(
+  'playwright-core',
+) as typeof Playwright;
+
+/** The built pages the service serves (services/handler-directory/src/plugins/pages.ts). */
+const PAGES_DIR = path.join(DIRECTORY_DIR, 'dist', 'web');
+const PAGES_PREFIX = '/verzeichnis/';
+
+const FINDER_BUDGET_BYTES = 50_000;
+const FIRST_RESULT_TARGET_MS = 2_000;
+const ADMIN_SEARCH_TARGET_MS = 100;
+/** Finder loads after one warm-up, each in a fresh browser context. */
+const FINDER_RUNS = 7;
+/** Admin searches after one warm-up, each for a term not searched before (no cached answer). */
+const ADMIN_SEARCHES = 15;
+
+/**
+ * Chrome DevTools' "Slow 3G" preset (its menu now calls it "3G"): ~500 kbit/s each way × 0.8 and
+ * a 400 ms round trip × 5, the adjustment factors DevTools applies because its throttling works
+ * per request. Slow3GConditions in ChromeDevTools/devtools-frontend
+ * front_end/core/sdk/NetworkManager.ts; Puppeteer's PredefinedNetworkConditions['Slow 3G'] has
+ * the same numbers (Playwright has no presets of its own).
+ */
+export const SLOW_3G = {
+  offline: false,
+  latency: 400 * 5,
+  downloadThroughput: ((500 * 1000) / 8) * 0.8,
+  uploadThroughput: ((500 * 1000) / 8) * 0.8,
+};
+
+/** As services/handler-directory/test/pages/browser.ts: root, no GPU, none of its own traffic. */
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function chromiumPath(): string {
+  try {
+    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('chromium is not installed (Debian: apt-get install chromium)');
+  }
+}
+
+export async function pagesBench(
+  ctx: Context,
+  service: RunningService,
+  handlers: number,
+): Promise<PagesRun> {
+  const loadAverageBefore = os.loadavg();
+  const finderSize = measureFinderSize();
+  ctx.log(
+    `  finder: ${finderSize.brotli} B brotli, ${finderSize.gzip} B gzip (${finderSize.files.length} files)`,
+  );
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: CHROMIUM_FLAGS,
+    headless: true,
+  });
+  try {
+    const firstResult = await finderFirstResult(ctx, browser, service);
+    const adminSearch = await adminListSearch(ctx, browser, service, handlers);
+    return {
+      finderSize,
+      firstResult,
+      adminSearch,
+      loadAverageBefore,
+      loadAverageAfter: os.loadavg(),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Brotli and gzip twins (vite.config.ts writes them), or the file where none was worth it. */
+function measureFinderSize(): FinderSize {
+  const index = path.join(PAGES_DIR, 'index.html');
+  if (!existsSync(index)) {
+    throw new Error(
+      `${index} is missing: build the pages (cd services/handler-directory && npx vite build)`,
+    );
+  }
+  const html = readFileSync(index, 'utf8');
+  const referenced = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+  const size = (file: string) => statSync(path.join(PAGES_DIR, file)).size;
+  const twin = (file: string, suffix: string) =>
+    existsSync(path.join(PAGES_DIR, file + suffix)) ? size(file + suffix) : size(file);
+  const files = ['index.html', ...referenced.map((url) => url.slice(PAGES_PREFIX.length))].map(
+    (file) => ({ file, raw: size(file), gzip: twin(file, '.gz'), brotli: twin(file, '.br') }),
+  );
+  const total = (key: 'raw' | 'gzip' | 'brotli') => files.reduce((sum, f) => sum + f[key], 0);
+  const [raw, gzip, brotli] = [total('raw'), total('gzip'), total('brotli')];
+  const targetBytes = FINDER_BUDGET_BYTES;
+  return {
+    files,
+    raw,
+    gzip,
+    brotli,
+    targetBytes,
+    pass: gzip <= targetBytes && brotli <= targetBytes,
+  };
+}
+
+/**
+ * Runs before any script of the page: resolves `window.__firstCard` with performance.now() when
+ * the first result card is in the DOM, and the bytes received by then (Resource Timing's transfer
+ * sizes).
+ */
+const FIRST_CARD_WATCH = `
+  window.__firstCard = new Promise((resolve) => new MutationObserver((_, observer) => {
+    if (!document.querySelector('.card')) return;
+    observer.disconnect();
+    const at = performance.now();
+    const entries = [
+      ...performance.getEntriesByType('navigation'),
+      ...performance.getEntriesByType('resource'),
+    ].filter((e) => e.responseEnd <= at);
+    const api = entries.find((e) => e.name.includes('/api/public/users'));
+    resolve({
+      ms: at,
+      documentMs: performance.getEntriesByType('navigation')[0].responseEnd,
+      apiStartMs: api ? api.startTime : NaN,
+      apiEndMs: api ? api.responseEnd : NaN,
+      bytes: entries.reduce((sum, e) => sum + e.transferSize, 0),
+      requests: entries.length,
+    });
+  }).observe(document, { childList: true, subtree: true }));
+`;
+
+interface FirstCard {
+  ms: number;
+  documentMs: number;
+  apiStartMs: number;
+  apiEndMs: number;
+  bytes: number;
+  requests: number;
+}
+
+async function finderFirstResult(
+  ctx: Context,
+  browser: Playwright.Browser,
+  service: RunningService,
+): Promise<PagesRun['firstResult']> {
+  // Stand a phone near the first available handler with a position (the generator is seeded).
+  const near = generateHandlers(50).find((h) => h.available && h.gps)!.gps!;
+  const position = { latitude: near.lat + 0.01, longitude: near.lng + 0.01 };
+  const runs: FirstCard[] = [];
+  for (let run = 0; run <= FINDER_RUNS; run += 1) {
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      locale: 'de-DE',
+      timezoneId: 'Europe/Berlin',
+      geolocation: position,
+      permissions: ['geolocation'],
+    });
+    try {
+      await context.addInitScript({ content: FIRST_CARD_WATCH });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Network.emulateNetworkConditions', SLOW_3G);
+      await page.goto(`${service.url}${PAGES_PREFIX}`, { waitUntil: 'commit', timeout: 60_000 });
+      const card = await within(
+        60_000,
+        'the first result card',
+        page.evaluate<FirstCard>('window.__firstCard'),
+      );
+      ctx.log(
+        `    finder run ${run}${run === 0 ? ' (warm-up)' : ''}: first card after ${card.ms.toFixed(0)} ms, ${card.bytes} B`,
+      );
+      if (run > 0) runs.push(card);
+    } finally {
+      await context.close();
+    }
+  }
+  const ms = timing(runs.map((r) => r.ms));
+  return {
+    network: SLOW_3G,
+    runs: runs.length,
+    ms,
+    documentMs: figure(runs.map((r) => r.documentMs)),
+    apiStartMs: figure(runs.map((r) => r.apiStartMs)),
+    apiEndMs: figure(runs.map((r) => r.apiEndMs)),
+    bytes: figure(runs.map((r) => r.bytes)),
+    requests: figure(runs.map((r) => r.requests)),
+    targetMs: FIRST_RESULT_TARGET_MS,
+    pass: ms.p95 <= FIRST_RESULT_TARGET_MS,
+  };
+}
+
+/**
+ * Before a search: watches the handler list until it has gone through its loading state and shows
+ * the answer (the status no longer ends in "…"), then waits for the following frame (a
+ * requestAnimationFrame, and a message posted from it, which runs once that frame is rendered).
+ * Resolves `window.__search` with the times, the answer's Resource Timing entry and the rows shown.
+ */
+const searchWatch = (term: string) => `
+  window.__search = new Promise((resolve) => {
+    const list = document.querySelector('.handlers');
+    const loading = () => (list.querySelector('[role=status]')?.textContent ?? '').trim().endsWith('…');
+    let sawLoading = false;
+    new MutationObserver((_, observer) => {
+      if (loading()) return void (sawLoading = true);
+      if (!sawLoading) return;
+      observer.disconnect();
+      const domAt = performance.now();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          const paintedAt = performance.now();
+          const entry = performance
+            .getEntriesByType('resource')
+            .find((e) => e.name.includes('/api/users?') && new URL(e.name).searchParams.get('q') === ${JSON.stringify(term)});
+          resolve({
+            domMs: domAt - entry.responseEnd,
+            paintedMs: paintedAt - entry.responseEnd,
+            encodedBytes: entry.encodedBodySize,
+            decodedBytes: entry.decodedBodySize,
+            rows: list.querySelectorAll('tbody tr').length,
+          });
+        };
+        channel.port2.postMessage(null);
+      });
+    }).observe(list, { childList: true, subtree: true, characterData: true });
+  });
+  undefined; // page.evaluate would wait for a promise returned to it
+`;
+
+interface Search {
+  domMs: number;
+  paintedMs: number;
+  encodedBytes: number;
+  decodedBytes: number;
+  rows: number;
+}
+
+async function adminListSearch(
+  ctx: Context,
+  browser: Playwright.Browser,
+  service: RunningService,
+  handlers: number,
+): Promise<PagesRun['adminSearch']> {
+  // Every first and last name of the generated set: each matches hundreds of handlers.
+  const terms = [
+    ...new Set(generateHandlers(handlers).flatMap((h) => h.name.split(' ').slice(0, 2))),
+  ].slice(0, ADMIN_SEARCHES + 1);
+  if (terms.length < ADMIN_SEARCHES + 1) throw new Error('too few distinct names to search for');
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: 'de-DE',
+    timezoneId: 'Europe/Berlin',
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${service.url}${PAGES_PREFIX}admin/`);
+    await page.getByLabel('Benutzername').fill(ADMIN_USERNAME);
+    await page.getByLabel('Passwort', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.locator('.handlers tbody tr').first().waitFor({ timeout: 30_000 });
+    const search = page.getByLabel('Suche (Name, Telefon, Adresse)');
+    const runs: Search[] = [];
+    for (const [i, term] of terms.entries()) {
+      await page.evaluate(searchWatch(term));
+      await search.fill(term);
+      const result = await within(
+        30_000,
+        `the search for "${term}"`,
+        page.evaluate<Search>('window.__search'),
+      );
+      ctx.log(
+        `    search ${i}${i === 0 ? ' (warm-up)' : ''} "${term}": ${result.rows} rows shown ${result.paintedMs.toFixed(1)} ms after the answer (${result.encodedBytes} B)`,
+      );
+      if (i > 0) runs.push(result);
+    }
+    const paintedMs = timing(runs.map((r) => r.paintedMs));
+    return {
+      handlers,
+      searches: runs.length,
+      terms: terms.slice(1),
+      domMs: timing(runs.map((r) => r.domMs)),
+      paintedMs,
+      encodedBytes: figure(runs.map((r) => r.encodedBytes)),
+      decodedBytes: figure(runs.map((r) => r.decodedBytes)),
+      rows: figure(runs.map((r) => r.rows)),
+      targetMs: ADMIN_SEARCH_TARGET_MS,
+      pass: paintedMs.p95 <= ADMIN_SEARCH_TARGET_MS,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** page.evaluate has no timeout of its own. */
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Median, min–max and the 95th percentile (nearest rank). */
+function timing(values: number[]): Timing {
+  const sorted = [...values].sort((a, b) => a - b);
+  const p95 = sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)] ?? NaN;
+  return { ...figure(values), p95 };
+}
