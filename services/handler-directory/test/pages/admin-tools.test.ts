@@ -10,7 +10,9 @@ import type { Browser, Page } from 'playwright-core';
 import { ADMIN, VIEWER } from '../support/app.js';
 import { createHandler } from '../support/handlers.js';
 import {
+  focusRing,
   launchChromium,
+  lowContrastTexts,
   openPage,
   saveScreenshot,
   serveApp,
@@ -199,12 +201,14 @@ const card = (page: Page, username: string) =>
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: username, exact: true }) });
 
-/** The focused element's id and its outline (`solid 3px`: the focus ring). */
-const focused = (page: Page) =>
-  page.evaluate<{ id: string; ring: string }>(
-    `(() => { const el = document.activeElement; const s = getComputedStyle(el);
-      return { id: el.id, ring: s.outlineStyle + ' ' + s.outlineWidth }; })()`,
-  );
+/** The focused element's id and its focus ring (`solid 3`: the shared 3 px ring). */
+async function focused(page: Page) {
+  const ring = await focusRing(page);
+  return {
+    id: await page.evaluate<string>('document.activeElement.id'),
+    ring: `${ring.style} ${ring.width}`,
+  };
+}
 
 /** The page's one-time link, as shown once. */
 async function shownLink(page: Page, username: string): Promise<string> {
@@ -379,7 +383,7 @@ describe('the accounts', () => {
     await form.getByLabel('Benutzername').focus();
     await page.keyboard.type('tina.tastatur');
     await page.keyboard.press('Tab');
-    expect(await focused(page)).toEqual({ id: 'neues-konto-rolle', ring: 'solid 3px' });
+    expect(await focused(page)).toEqual({ id: 'neues-konto-rolle', ring: 'solid 3' });
     await page.keyboard.press('Tab');
     await page.keyboard.type('Tastatur');
     await form.getByRole('radio', { name: handler.name }).waitFor();
@@ -387,12 +391,12 @@ describe('the accounts', () => {
     await page.keyboard.press('Space');
     await expect(form.getByRole('radio', { name: handler.name }).isChecked()).resolves.toBe(true);
     await page.keyboard.press('Tab');
-    await expect(focused(page)).resolves.toMatchObject({ ring: 'solid 3px' });
+    await expect(focused(page)).resolves.toMatchObject({ ring: 'solid 3' });
     await page.keyboard.press('Enter');
     await shownLink(page, 'tina.tastatur');
     // Focus moved to the link's heading: the next Tab reaches the link itself.
     await page.keyboard.press('Tab');
-    expect(await focused(page)).toEqual({ id: 'einmal-link-feld', ring: 'solid 3px' });
+    expect(await focused(page)).toEqual({ id: 'einmal-link-feld', ring: 'solid 3' });
     await s.close();
   });
 
@@ -541,35 +545,3 @@ describe('the admin tools’ colours', () => {
     },
   );
 });
-
-/**
- * Visible text whose contrast with the background behind it is under 4.5:1 (WCAG 2.2, 1.4.3),
- * with the colours as computed: each element that holds text directly, against the first
- * non-transparent background up its ancestors. (The finder's test checks the same way.)
- */
-async function lowContrastTexts(page: Page) {
-  return page.evaluate<string[]>(`(() => {
-    const rgb = (value) => value.match(/[\\d.]+/g).map(Number);
-    const luminance = ([r, g, b]) => {
-      const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-    };
-    const background = (el) => {
-      for (let e = el; e; e = e.parentElement) {
-        const c = rgb(getComputedStyle(e).backgroundColor);
-        if (c.length < 4 || c[3] > 0) return c;
-      }
-      return [255, 255, 255];
-    };
-    const low = [];
-    for (const el of document.body.querySelectorAll('*')) {
-      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-      if (!own || !el.checkVisibility() || el.closest('.visually-hidden')) continue;
-      const fg = luminance(rgb(getComputedStyle(el).color));
-      const bg = luminance(background(el));
-      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
-      if (ratio < 4.5) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
-    }
-    return low;
-  })()`);
-}
