@@ -71,8 +71,9 @@ function HandlerRow({ handler, actions }: { handler: Handler; actions: RowAction
               role="switch"
               class="switch"
               aria-checked={listed}
-              disabled={write.switching === handler._id}
-              onClick={() => write.toggle(handler)}
+              // Not `disabled` while the write runs: that would drop the keyboard focus.
+              aria-disabled={write.switching === handler._id}
+              onClick={() => write.switching !== handler._id && write.toggle(handler)}
             >
               <span class="switch-track" aria-hidden="true" />
               <span class="visually-hidden">verfügbar – {handler.name}</span>
