@@ -10,7 +10,7 @@ import {
   type AttemptResult,
   type ClaimedDelivery,
 } from '../src/modules/webhooks/repository.js';
-import { openSecret } from '../src/modules/webhooks/secrets.js';
+import { OpenedSecrets, openSecret } from '../src/modules/webhooks/secrets.js';
 import { isPublicAddress } from '../src/modules/webhooks/targets.js';
 import { createTestApp, testConfig, type TestApp } from './support/app.js';
 
@@ -182,6 +182,39 @@ describe('registering', () => {
     const row = await t.app.db.webhook.findUniqueOrThrow({ where: { id: created.id } });
     expect(openSecret(t.config.webhooks.secretKey, row.secret)).toBe(rotated.secret);
     expect(openSecret(t.config.webhooks.secretKey, row.previousSecret!)).toBe(created.secret);
+    await t.request({ method: 'DELETE', url: `/webhooks/${created.id}` });
+  });
+
+  it("the worker opens a webhook's secret once, and again after a rotation (the old one dropped)", async () => {
+    const created = (await post({ url: 'https://93.184.215.14/cached', events: ['*'] })).json()
+      .data as { id: number; secret: string };
+    const opened: string[] = [];
+    const secrets = new OpenedSecrets((sealed) => {
+      const secret = openSecret(t.config.webhooks.secretKey, sealed);
+      opened.push(secret);
+      return secret;
+    });
+    const stored = () => t.app.db.webhook.findUniqueOrThrow({ where: { id: created.id } });
+    const first = await stored();
+    expect(secrets.get(created.id, 'current', first.secret)).toBe(created.secret);
+    expect(secrets.get(created.id, 'current', first.secret)).toBe(created.secret);
+    expect(opened).toEqual([created.secret]);
+
+    const res = await t.request({ method: 'POST', url: `/webhooks/${created.id}/rotate-secret` });
+    const rotated = res.json().data.secret as string;
+    const row = await stored();
+    // The stored value changed: the new secret is opened, in place of the one kept.
+    expect(secrets.get(created.id, 'current', row.secret)).toBe(rotated);
+    expect(secrets.get(created.id, 'previous', row.previousSecret!)).toBe(created.secret);
+    expect(secrets.get(created.id, 'current', row.secret)).toBe(rotated);
+    expect(opened).toEqual([created.secret, rotated, created.secret]);
+    expect(secrets.size).toBe(2);
+    // Another webhook's entries are its own; a full cache starts over.
+    const small = new OpenedSecrets((sealed) => sealed, 2);
+    small.get(1, 'current', 'a');
+    small.get(2, 'current', 'b');
+    small.get(3, 'current', 'c');
+    expect(small.size).toBe(1);
     await t.request({ method: 'DELETE', url: `/webhooks/${created.id}` });
   });
 

@@ -16,13 +16,30 @@ import {
   type ClaimRequest,
   type Recorded,
 } from './repository.js';
-import { openSecret } from './secrets.js';
+import { OpenedSecrets, openSecret } from './secrets.js';
 
 /** At most this much of an answer is read; the rest is not waited for. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 /** Attempts one worker runs at once, and at most per webhook (so one slow receiver holds few). */
 const CONCURRENCY = 32;
 const PER_WEBHOOK = 4;
+/**
+ * Deliveries claimed ahead for a webhook whose receiver answers quickly (QUICK_MS), beyond those
+ * in flight, so that the next is sent as soon as an answer frees a slot instead of after the
+ * turn that records the answer and claims the next: a turn (one statement) then records and
+ * claims several at once. At most READY_MAX waiting in all (within CONCURRENCY). Never for a
+ * webhook that fails or answers slowly, so a slow receiver holds no more of the replica than its
+ * PER_WEBHOOK (and what it held before it slowed down).
+ */
+const AHEAD = 4;
+const READY_MAX = 16;
+const QUICK_MS = 1_000;
+/**
+ * A delivery claimed ahead is sent only while its claim (`claimLeaseMs`, from before the claim
+ * was asked for) still covers a whole attempt (`timeoutMs`) and this margin: otherwise it is left,
+ * as a replica that stopped would leave it, to be claimed again when its lease has ended.
+ */
+const LEASE_MARGIN_MS = 1_000;
 /**
  * The wait before claiming again when a claim found more due than it got, with room left, and
  * got none: rows another worker was claiming at that moment (skipped, not waited for). Doubled
@@ -57,20 +74,28 @@ export interface DeliveryObserver {
  */
 export function signedHeaders(
   delivery: Pick<ClaimedDelivery, 'eventId' | 'payload'>,
-  secrets: string[],
+  signers: Array<Pick<Webhook, 'sign'>>,
   now: Date,
 ): Record<string, string> {
-  const signatures = secrets.map((secret) =>
-    new Webhook(secret).sign(delivery.eventId, now, delivery.payload),
-  );
+  const signatures = signers.map((signer) => signer.sign(delivery.eventId, now, delivery.payload));
   return {
     'content-type': 'application/json',
     'user-agent': 'dogshop-webhooks/1',
     'webhook-id': delivery.eventId,
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
     'webhook-signature': signatures.join(' '),
+    'content-length': String(Buffer.byteLength(delivery.payload)),
   };
 }
+
+/** What `post` needs of a target URL, parsed once per URL (not per request). */
+interface Target {
+  https: boolean;
+  options: http.RequestOptions;
+}
+
+/** Targets by URL, parsed; started over when it holds this many. */
+const TARGETS_KEPT = 1_000;
 
 /**
  * POSTs `body` once: no redirect followed (a 3xx is a failure), at most `timeoutMs` for the whole
@@ -80,7 +105,7 @@ export function signedHeaders(
  * TLS handshake per event); any other is closed.
  */
 function post(
-  url: string,
+  target: Target,
   headers: Record<string, string>,
   body: string,
   options: { timeoutMs: number; agents: { http: http.Agent; https: https.Agent } },
@@ -94,12 +119,11 @@ function post(
       if (!reusable) request.destroy();
       resolve({ statusCode, error });
     };
-    const target = new URL(url);
-    const client = target.protocol === 'https:' ? https : http;
-    const request = client.request(target, {
+    const request = (target.https ? https : http).request({
+      ...target.options,
       method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      agent: target.protocol === 'https:' ? options.agents.https : options.agents.http,
+      headers,
+      agent: target.https ? options.agents.https : options.agents.http,
     });
     const timer = setTimeout(
       () => finish(null, `no answer within ${options.timeoutMs} ms`),
@@ -178,18 +202,25 @@ class Loop {
 /**
  * Each replica's delivery worker: two loops and the attempts in flight.
  *
- * Numbering: every `pollIntervalMs`, and SEQUENCE_AGAIN_MS after a run that numbered events, it
- * numbers newly committed events, which queues their deliveries, and asks for a claim at once.
+ * Numbering: every `pollIntervalMs`, and SEQUENCE_AGAIN_MS after a run that numbered events
+ * (then twice as long after each run that numbered none, up to `pollIntervalMs`), it numbers
+ * newly committed events, which queues their deliveries, and asks for a claim at once.
  *
  * Turns: one statement each (recordAndClaim) records the attempts that ended since the last turn
  * and claims due deliveries up to the room left under two caps: CONCURRENCY attempts in all
- * (sent or not yet recorded) and PER_WEBHOOK requests in flight per webhook. Each delivery is
+ * (claimed and not yet recorded) and PER_WEBHOOK requests in flight per webhook. Each delivery is
  * sent on its own, so a slow or dead receiver delays only its own deliveries: every attempt is
  * bounded by the time-out, and a webhook with PER_WEBHOOK requests in flight here gets no more
- * claimed until one is answered. A turn runs as soon as an attempt ends (to record it) and claims
+ * claimed until one is answered. For a webhook whose receiver answers quickly up to AHEAD more
+ * are claimed and wait here for a slot, so a slot is refilled as soon as it frees, and one turn
+ * records and claims several. A turn runs as soon as an attempt ends (to record it) and claims
  * every `pollIntervalMs` while nothing more is known to be due, and at once when room frees up for
  * a claim that was cut short by a cap (the webhook's own or the worker's), so a backlog is sent
  * as fast as the receiver answers, not a claim per interval.
+ *
+ * Per delivery the worker keeps what it can: each webhook's secrets are decrypted once (again
+ * after a rotation) into a signer, and each target URL is parsed once; the agents check the
+ * target's address whenever they open a connection (a kept-alive one was checked when opened).
  *
  * Why not pg-boss: the deliveries are one table we own, written by the same statement that
  * numbers the events (no second queue to keep in step, nothing to lose between the outbox and a
@@ -199,6 +230,11 @@ export class DeliveryWorker {
   /** Requests in flight, in all and per webhook. */
   private sending = 0;
   private readonly inFlight = new Map<number, number>();
+  /** Claimed and waiting for a slot of their webhook (claimed ahead), in all and per webhook. */
+  private waiting = 0;
+  private readonly ready = new Map<number, Array<{ delivery: ClaimedDelivery; sendBy: number }>>();
+  /** Webhooks whose last attempt here was answered 2xx within QUICK_MS: claimed ahead for. */
+  private readonly quick = new Set<number>();
   /** Attempts answered (or failed) and waiting to be recorded. */
   private readonly unrecorded: Array<{
     record: AttemptRecord;
@@ -217,6 +253,15 @@ export class DeliveryWorker {
   private contended = 0;
   private claiming = false;
   private readonly agents: { http: http.Agent; https: https.Agent };
+  /** Each webhook's secrets, opened once (again after a rotation), ready to sign with. */
+  private readonly signers: OpenedSecrets<Webhook>;
+  /** Target URLs as parsed. */
+  private readonly targets = new Map<string, Target>();
+  /**
+   * Numbering runs in a row that found nothing since one that numbered events; null once the
+   * wait is back at the poll interval (and at start).
+   */
+  private idleNumbering: number | null = null;
   private readonly numbering = new Loop(() => this.number());
   private readonly turns = new Loop(() => this.turn());
   private lastRetention = 0;
@@ -238,6 +283,7 @@ export class DeliveryWorker {
       http: new RequestFilteringHttpAgent(options),
       https: new RequestFilteringHttpsAgent(options),
     };
+    this.signers = new OpenedSecrets((sealed) => new Webhook(openSecret(config.secretKey, sealed)));
   }
 
   start(): void {
@@ -254,7 +300,9 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.claiming = false;
     await this.numbering.stop();
-    await Promise.allSettled([...this.attempts]);
+    // Those claimed ahead are sent as slots free up (they are this replica's until their lease
+    // ends): the attempts started meanwhile are waited for too.
+    while (this.attempts.size > 0) await Promise.allSettled([...this.attempts]);
     await this.turns.stop();
     this.agents.http.destroy();
     this.agents.https.destroy();
@@ -266,8 +314,16 @@ export class DeliveryWorker {
       const numbered = await sequenceCommittedEvents(this.db);
       await this.keepRetention();
       if (numbered > 0) {
+        this.idleNumbering = 0;
         this.claimSoon();
         return Math.min(SEQUENCE_AGAIN_MS, this.config.pollIntervalMs);
+      }
+      // Orders seldom come alone: soon again after events were numbered, backing off to the
+      // poll interval while none come.
+      if (this.idleNumbering !== null) {
+        const wait = SEQUENCE_AGAIN_MS * 2 ** ++this.idleNumbering;
+        if (wait < this.config.pollIntervalMs) return wait;
+        this.idleNumbering = null;
       }
     } catch (error) {
       this.log.error({ err: error }, 'webhook event numbering failed');
@@ -284,14 +340,21 @@ export class DeliveryWorker {
   /** One turn: records what ended, claims if due and there is room; the wait until the next. */
   private async turn(): Promise<number> {
     const batch = this.unrecorded.splice(0);
-    const free = CONCURRENCY - this.sending - this.unrecorded.length;
+    const free = CONCURRENCY - this.held();
     let claim: ClaimRequest | null = null;
-    if (this.claiming && free > 0 && Date.now() >= this.claimAt) {
+    const askedAt = Date.now();
+    if (this.claiming && free > 0 && askedAt >= this.claimAt) {
       const room = new Map<number, number>();
-      for (const [id, n] of this.inFlight) room.set(id, PER_WEBHOOK - n);
+      let ahead = READY_MAX - this.waiting;
+      for (const id of new Set([...this.inFlight.keys(), ...this.ready.keys(), ...this.quick])) {
+        const extra = this.quick.has(id) ? Math.max(0, Math.min(AHEAD, ahead)) : 0;
+        ahead -= extra;
+        room.set(id, Math.max(0, PER_WEBHOOK + extra - this.heldFor(id)));
+      }
       claim = {
         limit: free,
-        perWebhook: PER_WEBHOOK,
+        perWebhook: PER_WEBHOOK + AHEAD,
+        defaultRoom: PER_WEBHOOK,
         leaseMs: this.config.claimLeaseMs,
         room,
       };
@@ -308,7 +371,7 @@ export class DeliveryWorker {
         batch.forEach((b, i) => b.resolve(result.recorded[i]!));
         // Made due at once by a retry asked for during its attempt.
         if (result.recorded.some((r) => r.dueNow)) this.claimAt = Date.now();
-        if (claim && result.claim) this.claimed(claim, result.claim);
+        if (claim && result.claim) this.claimed(claim, result.claim, askedAt);
       } catch (error) {
         for (const b of batch) b.reject(error);
         this.log.error({ err: error }, 'webhook delivery turn failed');
@@ -319,24 +382,36 @@ export class DeliveryWorker {
     }
     if (this.unrecorded.length > 0) return 0;
     // No room (or stopping): an attempt that ends asks for the next turn.
-    if (!this.claiming || this.sending >= CONCURRENCY) return this.config.pollIntervalMs;
+    if (!this.claiming || this.held() >= CONCURRENCY) return this.config.pollIntervalMs;
     return Math.max(0, Math.min(this.claimAt - Date.now(), this.config.pollIntervalMs));
   }
 
   /** Starts what was claimed; notes what may be left due, and when to claim next. */
-  private claimed(request: ClaimRequest, claim: Claim): void {
+  private claimed(request: ClaimRequest, claim: Claim, askedAt: number): void {
     const room = request.room;
+    const defaultRoom = request.defaultRoom ?? request.perWebhook;
     // Webhooks at their cap were not looked at: they stay as they were.
     for (const id of this.backlogged) {
-      if ((room.get(id) ?? PER_WEBHOOK) > 0) this.backlogged.delete(id);
+      if ((room.get(id) ?? defaultRoom) > 0) this.backlogged.delete(id);
     }
     let due = 0;
     for (const [id, n] of claim.due) {
       due += n;
-      if (n >= (room.get(id) ?? PER_WEBHOOK)) this.backlogged.add(id);
+      if (n >= (room.get(id) ?? defaultRoom)) this.backlogged.add(id);
     }
     this.backlog = due > request.limit;
-    for (const delivery of claim.deliveries) this.track(delivery);
+    const sendBy =
+      askedAt + Math.max(0, this.config.claimLeaseMs - this.config.timeoutMs - LEASE_MARGIN_MS);
+    const webhooks = new Set<number>();
+    for (const delivery of claim.deliveries) {
+      const queue = this.ready.get(delivery.webhookId) ?? [];
+      queue.push({ delivery, sendBy });
+      this.ready.set(delivery.webhookId, queue);
+      this.waiting++;
+      webhooks.add(delivery.webhookId);
+    }
+    // Sent at once up to each webhook's cap; the rest as its answers free slots.
+    for (const id of webhooks) this.pump(id, true);
     // More was due than was claimed, with room left for it: attempts that ended meanwhile, or
     // rows another worker was claiming (skipped; again soon, backing off while that lasts).
     if (this.hasRoomForBacklog()) {
@@ -351,15 +426,47 @@ export class DeliveryWorker {
     }
   }
 
+  /** Attempts claimed and not yet recorded: waiting, in flight, answered. */
+  private held(): number {
+    return this.waiting + this.sending + this.unrecorded.length;
+  }
+
+  /** A webhook's deliveries claimed here and not yet answered. */
+  private heldFor(id: number): number {
+    return (this.inFlight.get(id) ?? 0) + (this.ready.get(id)?.length ?? 0);
+  }
+
   /** Whether a claim now could take something that the last one left due. */
   private hasRoomForBacklog(webhookId?: number): boolean {
-    if (this.sending + this.unrecorded.length >= CONCURRENCY) return false;
+    if (this.held() >= CONCURRENCY) return false;
     if (this.backlog) return true;
     const ids = webhookId === undefined ? this.backlogged : [webhookId];
     for (const id of ids) {
-      if (this.backlogged.has(id) && (this.inFlight.get(id) ?? 0) < PER_WEBHOOK) return true;
+      const cap = PER_WEBHOOK + (this.quick.has(id) ? AHEAD : 0);
+      if (this.backlogged.has(id) && this.heldFor(id) < cap) return true;
     }
     return false;
+  }
+
+  /**
+   * Sends a webhook's waiting deliveries while it has fewer than PER_WEBHOOK in flight. One
+   * claimed ahead whose claim no longer covers an attempt is not sent (`fresh`: just claimed).
+   */
+  private pump(id: number, fresh = false): void {
+    const queue = this.ready.get(id);
+    while (queue && queue.length > 0 && (this.inFlight.get(id) ?? 0) < PER_WEBHOOK) {
+      const { delivery, sendBy } = queue.shift()!;
+      this.waiting--;
+      if (!fresh && Date.now() > sendBy) {
+        this.log.warn(
+          { delivery: delivery.id, attempt: delivery.attempts },
+          'webhook delivery claimed ahead not sent: its claim would end before an attempt could; it is due again then',
+        );
+        continue;
+      }
+      this.track(delivery);
+    }
+    if (queue && queue.length === 0) this.ready.delete(id);
   }
 
   /** Sends a claimed delivery; its webhook's slot is free again once the exchange has ended. */
@@ -372,6 +479,7 @@ export class DeliveryWorker {
       const left = (this.inFlight.get(id) ?? 1) - 1;
       if (left > 0) this.inFlight.set(id, left);
       else this.inFlight.delete(id);
+      this.pump(id);
       // Room for more of a backlog: claim it at the turn that records this attempt.
       if (this.claiming && this.hasRoomForBacklog(id)) {
         this.claimAt = Math.min(this.claimAt, Date.now());
@@ -394,9 +502,11 @@ export class DeliveryWorker {
       error: error instanceof Error ? error.message : String(error),
     }));
     const durationMs = Math.round(performance.now() - started);
-    answered();
     const delivered =
       outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    if (delivered && durationMs <= QUICK_MS) this.quick.add(delivery.webhookId);
+    else this.quick.delete(delivery.webhookId);
+    answered();
     this.observer.attempted(delivered ? 'delivered' : 'failed');
     const result: AttemptResult = {
       at,
@@ -442,21 +552,48 @@ export class DeliveryWorker {
   }
 
   private async send(delivery: ClaimedDelivery, at: Date) {
-    if (new URL(delivery.url).protocol === 'http:' && !this.config.allowHttp) {
+    const target = this.target(delivery.url);
+    if (!target.https && !this.config.allowHttp) {
       return { statusCode: null, error: 'http targets are not allowed (WEBHOOK_ALLOW_HTTP)' };
     }
-    const secrets = [openSecret(this.config.secretKey, delivery.secret)];
+    const signers = [this.signers.get(delivery.webhookId, 'current', delivery.secret)];
     if (
       delivery.previousSecret &&
       delivery.previousSecretUntil &&
       delivery.previousSecretUntil > at
     ) {
-      secrets.push(openSecret(this.config.secretKey, delivery.previousSecret));
+      signers.push(this.signers.get(delivery.webhookId, 'previous', delivery.previousSecret));
     }
-    return post(delivery.url, signedHeaders(delivery, secrets, at), delivery.payload, {
+    return post(target, signedHeaders(delivery, signers, at), delivery.payload, {
       timeoutMs: this.config.timeoutMs,
       agents: this.agents,
     });
+  }
+
+  /**
+   * The URL as `post` needs it, parsed once. Only the URL's parts are kept: its host is resolved
+   * and checked by the agent whenever it opens a connection.
+   */
+  private target(url: string): Target {
+    let target = this.targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+        throw new Error(`unsupported protocol ${parsed.protocol}`);
+      }
+      target = {
+        https: parsed.protocol === 'https:',
+        options: {
+          protocol: parsed.protocol,
+          hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+          port: parsed.port || undefined,
+          path: `${parsed.pathname}${parsed.search}`,
+        },
+      };
+      if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
   }
 
   private async keepRetention(): Promise<void> {

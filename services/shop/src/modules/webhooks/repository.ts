@@ -165,9 +165,12 @@ export interface Claim {
 /** What to claim: see claimDueDeliveries. */
 export interface ClaimRequest {
   limit: number;
+  /** The most of one webhook a claim takes. */
   perWebhook: number;
+  /** The room of a webhook not in `room` (default `perWebhook`). */
+  defaultRoom?: number;
   leaseMs: number;
-  /** Room per webhook where it is not `perWebhook` (0: none of it). */
+  /** Room per webhook where it is not `defaultRoom` (0: none of it; at most `perWebhook`). */
   room: ReadonlyMap<number, number>;
 }
 
@@ -277,7 +280,8 @@ const recordedJson = Prisma.sql`(
  */
 const claimSql = (claim: ClaimRequest, recording: number[]) => Prisma.sql`
     room AS (
-      SELECT w.id, coalesce(r.room, ${claim.perWebhook}::int) AS room
+      SELECT w.id, least(coalesce(r.room, ${claim.defaultRoom ?? claim.perWebhook}::int),
+                         ${claim.perWebhook}::int) AS room
         FROM webhooks w
         LEFT JOIN unnest(${[...claim.room.keys()]}::int[], ${[...claim.room.values()]}::int[])
                AS r(id, room) ON r.id = w.id
