@@ -264,13 +264,21 @@ describe('writing as an admin', () => {
     });
   });
 
-  it('creates a handler by a click on the map without tiles: the stored position is the clicked point, north-east stays north-east', async () => {
+  it('creates a handler by a click on the map without tiles: the stored position is the clicked point, north-east stays north-east; a refused name shows the API’s message', async () => {
     await withAdminApp({}, async ({ page }) => {
       await page.getByRole('button', { name: 'Neuer Hundeführer' }).click();
       await page.getByRole('heading', { name: 'Neuer Hundeführer' }).waitFor();
       await page.getByText('kein Kartendienst eingerichtet').waitFor();
-      await page.getByLabel('Name', { exact: true }).fill('Fritz Karte');
+      // A name of spaces passes the browser's `required` but not the API: its message, as it
+      // comes; the focus stays on the button.
+      await page.getByLabel('Name', { exact: true }).fill('   ');
       await page.getByLabel('Telefon').fill('0170 1112223');
+      await page.getByRole('button', { name: 'Speichern' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+        /^Ungültige Anfrage: .*name/,
+      );
+      expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Speichern');
+      await page.getByLabel('Name', { exact: true }).fill('Fritz Karte');
 
       // A click in the north-east quarter of the map (centred on Germany at zoom 6).
       const map = page.getByRole('region', { name: 'Karte: ein Klick setzt die Position' });

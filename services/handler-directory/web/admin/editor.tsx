@@ -102,6 +102,7 @@ export function HandlerEditor(props: {
 
   async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (busy) return;
     if (position && 'invalid' in position) {
       setInvalid(position.invalid);
       (position.invalid === 'lat' ? latInput : lngInput).current?.focus();
@@ -295,7 +296,8 @@ export function HandlerEditor(props: {
           </p>
         )}
         <div class="button-row">
-          <button type="submit" disabled={busy}>
+          {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
+          <button type="submit" aria-disabled={busy}>
             {busy ? 'Wird gespeichert …' : 'Speichern'}
           </button>
           <button type="button" class="secondary" onClick={props.onCancel}>

@@ -321,6 +321,7 @@ function ConfirmDelete(props: {
   const [error, setError] = useState<string | undefined>();
 
   async function remove() {
+    if (busy) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -353,7 +354,7 @@ function ConfirmDelete(props: {
         </p>
       )}
       <div class="button-row">
-        <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
+        <button type="button" class="danger" aria-disabled={busy} onClick={() => void remove()}>
           {busy ? 'Wird gelöscht …' : 'Endgültig löschen'}
         </button>
         <button type="button" class="secondary" onClick={props.onClose} autoFocus>
