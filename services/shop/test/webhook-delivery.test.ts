@@ -661,6 +661,45 @@ describe('claims and late attempts', () => {
     }
   });
 
+  it('deliveries claimed ahead are sent only while their claim covers an attempt', async () => {
+    // A quick receiver gets deliveries claimed ahead of its 4 slots. Here a claim (1 s) never
+    // covers a whole attempt (2 s time-out): none claimed ahead is sent from the queue; each is
+    // claimed again when its lease ends, and sent at once by a claim with a free slot. Every
+    // event arrives once, never more than 4 at once.
+    const t = await createTestApp(
+      webhookTestConfig({ deliver: false, claimLeaseMs: 1_000, timeoutMs: 2_000 }),
+    );
+    const receiver = new Receiver();
+    await receiver.listen();
+    receiver.answer = () => ({ status: 200, afterMs: 50 });
+    let replica: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      const hook = await subscribe(t, receiver.url, ['order.created']);
+      const product = await addProduct(t.app, 'Ahead lead', '1.00', 1000);
+      await Promise.all(Array.from({ length: 24 }, () => place(t, product)));
+      await feedAll(t); // numbers them: 24 deliveries queued
+      replica = await buildApp({
+        ...t.config,
+        webhooks: { ...t.config.webhooks, deliver: true },
+      });
+      await replica.ready();
+      await until(() => receiver.received.length >= 24, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received).toHaveLength(24);
+      expect(new Set(receiver.verified(hook.secret).map((d) => d.id)).size).toBe(24);
+      expect(receiver.maxOpen).toBeLessThanOrEqual(4);
+      const rows = await stored(t, hook.id);
+      expect(rows.every((r) => r.status === 'delivered' && r.claimedUntil === null)).toBe(true);
+      // Claimed ahead and left: claimed again (a higher attempt number), one attempt logged.
+      expect(rows.some((r) => r.attempts > 1)).toBe(true);
+      expect(await t.app.db.deliveryAttempt.count()).toBe(24);
+    } finally {
+      await replica?.close();
+      await t.close();
+      await receiver.close();
+    }
+  });
+
   it('retry and re-enabling during an attempt wait for it, then send at once if it failed', async () => {
     // The receiver holds the first request 600 ms and answers 500; the next retry would be a
     // minute later by the schedule.

@@ -31,7 +31,7 @@ const PER_WEBHOOK = 4;
  * webhook that fails or answers slowly, so a slow receiver holds no more of the replica than its
  * PER_WEBHOOK (and what it held before it slowed down).
  */
-const AHEAD = 4;
+const AHEAD = 8;
 const READY_MAX = 16;
 const QUICK_MS = 1_000;
 /**
@@ -40,6 +40,12 @@ const QUICK_MS = 1_000;
  * as a replica that stopped would leave it, to be claimed again when its lease has ended.
  */
 const LEASE_MARGIN_MS = 1_000;
+/**
+ * While deliveries claimed ahead wait for slots (so no slot idles for want of a claim), attempts
+ * that ended are recorded within this, not at once: a turn then records the answers that come in
+ * meanwhile too.
+ */
+const RECORD_WITHIN_MS = 5;
 /**
  * The wait before claiming again when a claim found more due than it got, with room left, and
  * got none: rows another worker was claiming at that moment (skipped, not waited for). Doubled
@@ -380,7 +386,7 @@ export class DeliveryWorker {
         this.claimAt = Date.now() + this.config.pollIntervalMs;
       }
     }
-    if (this.unrecorded.length > 0) return 0;
+    if (this.unrecorded.length > 0) return this.recordWait();
     // No room (or stopping): an attempt that ends asks for the next turn.
     if (!this.claiming || this.held() >= CONCURRENCY) return this.config.pollIntervalMs;
     return Math.max(0, Math.min(this.claimAt - Date.now(), this.config.pollIntervalMs));
@@ -426,6 +432,11 @@ export class DeliveryWorker {
     }
   }
 
+  /** How soon a turn should record the attempts that ended (see RECORD_WITHIN_MS). */
+  private recordWait(): number {
+    return this.waiting > 0 && this.claiming ? RECORD_WITHIN_MS : 0;
+  }
+
   /** Attempts claimed and not yet recorded: waiting, in flight, answered. */
   private held(): number {
     return this.waiting + this.sending + this.unrecorded.length;
@@ -442,7 +453,7 @@ export class DeliveryWorker {
     if (this.backlog) return true;
     const ids = webhookId === undefined ? this.backlogged : [webhookId];
     for (const id of ids) {
-      const cap = PER_WEBHOOK + (this.quick.has(id) ? AHEAD : 0);
+      const cap = PER_WEBHOOK + (this.quick.has(id) && this.waiting < READY_MAX ? AHEAD : 0);
       if (this.backlogged.has(id) && this.heldFor(id) < cap) return true;
     }
     return false;
@@ -547,7 +558,7 @@ export class DeliveryWorker {
   private record(delivery: ClaimedDelivery, result: AttemptResult): Promise<Recorded> {
     return new Promise((resolve, reject) => {
       this.unrecorded.push({ record: { delivery, result }, resolve, reject });
-      this.turns.runIn(0);
+      this.turns.runIn(this.recordWait());
     });
   }
 
