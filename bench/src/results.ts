@@ -207,7 +207,9 @@ export interface PagesRun {
     handlers: number;
     searches: number;
     terms: string[];
+    /** To the list's DOM showing the answer, to the next frame's start, to that frame rendered. */
     domMs: Timing;
+    frameMs: Timing;
     paintedMs: Timing;
     /** The answer's body as received and decoded. */
     encodedBytes: Figure;
