@@ -2,9 +2,10 @@
 // and a changed role or record of an existing one.
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Account, type Api, type Schemas } from '../lib/api';
+import type { Account, Api, Schemas } from '../lib/api';
 import { ROLE_NAMES } from '../lib/pages';
 import type { Role } from '../lib/session';
+import { useCall } from '../lib/use-call';
 import { HandlerPicker, type ChosenHandler } from './handler-picker';
 
 const ROLES: Role[] = ['handler', 'viewer', 'admin'];
@@ -39,8 +40,7 @@ export function CreateAccountForm(props: {
   const [username, setUsername] = useState('');
   const [role, setRole] = useState<Role>('handler');
   const [handler, setHandler] = useState<ChosenHandler | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const { busy, error, setError, run } = useCall();
   // A new picker (empty search) for each new account.
   const [round, setRound] = useState(0);
 
@@ -50,33 +50,20 @@ export function CreateAccountForm(props: {
       setError(NO_HANDLER);
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await props.api.POST('/api/accounts', {
+    const created = await run(
+      props.api.POST('/api/accounts', {
         body: {
           username: username.trim(),
           role,
           ...(role === 'handler' && { handlerId: handler?.id }),
         },
-      });
-      if (!data) {
-        setError(failureText(failure, response.status));
-        return;
-      }
-      props.onCreated(data, role === 'handler' ? handler?.name : undefined);
-      setUsername('');
-      setHandler(undefined);
-      setRound(round + 1);
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
+    if (!created) return;
+    props.onCreated(created, role === 'handler' ? handler?.name : undefined);
+    setUsername('');
+    setHandler(undefined);
+    setRound(round + 1);
   }
 
   return (
@@ -133,8 +120,7 @@ export function AccountEditor(props: {
       ? { id: account.handlerId, name: props.handlerName ?? 'der bisherige Eintrag' }
       : undefined,
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const { busy, error, setError, run } = useCall();
 
   async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -142,25 +128,14 @@ export function AccountEditor(props: {
       setError(NO_HANDLER);
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await props.api.PATCH('/api/accounts/{id}', {
+    const saved = await run(
+      props.api.PATCH('/api/accounts/{id}', {
         params: { path: { id: account.id } },
         // Another role clears the record (the API does); a handler account names its record.
         body: role === 'handler' ? { role, handlerId: handler?.id } : { role },
-      });
-      if (data) props.onSaved(data.data, role === 'handler' ? handler?.name : undefined);
-      else setError(failureText(failure, response.status));
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
+    if (saved) props.onSaved(saved.data, role === 'handler' ? handler?.name : undefined);
   }
 
   const id = `konto-${account.id}-bearbeiten`;

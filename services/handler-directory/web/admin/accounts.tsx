@@ -3,9 +3,10 @@
 // record, and a new set-password link. The API's refusals (a taken username, the last admin)
 // are shown as they come.
 import { useEffect, useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Account, type Api } from '../lib/api';
+import { outcome, type Account, type Api } from '../lib/api';
 import { ROLE_NAMES } from '../lib/pages';
 import { setPasswordLink, type Role, type Session } from '../lib/session';
+import { useCall } from '../lib/use-call';
 import { AccountEditor, CreateAccountForm } from './account-forms';
 import { OneTimeLink, type IssuedLink } from './one-time-link';
 import './admin-tools.css';
@@ -23,13 +24,10 @@ export function Accounts({ session }: { session: Session }) {
   const [issued, setIssued] = useState<IssuedLink | undefined>();
 
   useEffect(() => {
-    api
-      .GET('/api/accounts')
-      .then(({ data, error: failure, response }) => {
-        if (data) setAccounts(data.data);
-        else setError(failureText(failure, response.status));
-      })
-      .catch(() => setError(OFFLINE_TEXT));
+    void outcome(api.GET('/api/accounts')).then((result) => {
+      if ('data' in result) setAccounts(result.data.data);
+      else setError(result.message);
+    });
   }, []);
 
   // The bound records' names, each read once (the list has only ids).
@@ -122,48 +120,25 @@ function AccountCard(props: {
   onReset: (token: string, expiresAt: string) => void;
 }) {
   const { api, account } = props;
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useCall();
   const [editing, setEditing] = useState(false);
-  const [error, setError] = useState<string | undefined>();
 
-  async function act(call: () => Promise<void>) {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await call();
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const toggleDisabled = () =>
-    act(async () => {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await api.PATCH('/api/accounts/{id}', {
+  async function toggleDisabled() {
+    const changed = await run(
+      api.PATCH('/api/accounts/{id}', {
         params: { path: { id: account.id } },
         body: { disabled: !account.disabled },
-      });
-      if (data) props.onChanged(data.data);
-      else setError(failureText(failure, response.status));
-    });
+      }),
+    );
+    if (changed) props.onChanged(changed.data);
+  }
 
-  const resetPassword = () =>
-    act(async () => {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await api.POST('/api/accounts/{id}/password-reset', {
-        params: { path: { id: account.id } },
-      });
-      if (data) props.onReset(data.setPasswordToken, data.setPasswordExpiresAt);
-      else setError(failureText(failure, response.status));
-    });
+  async function resetPassword() {
+    const reset = await run(
+      api.POST('/api/accounts/{id}/password-reset', { params: { path: { id: account.id } } }),
+    );
+    if (reset) props.onReset(reset.setPasswordToken, reset.setPasswordExpiresAt);
+  }
 
   const headingId = `konto-${account.id}`;
   // The username completes the name for screen readers (the card has several such buttons);

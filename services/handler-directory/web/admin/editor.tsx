@@ -4,8 +4,9 @@
 // differ from the record (an end that has passed, left as it was, is not sent back and refused).
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Api, type Handler, type Schemas } from '../lib/api';
+import type { Api, Handler, Schemas } from '../lib/api';
 import { formatPoint, parseCoordinate } from '../lib/format';
+import { useCall } from '../lib/use-call';
 import { isoOfLocalInput, localInputValue } from './availability';
 import { PositionMap, type Position } from './position-map';
 
@@ -88,8 +89,7 @@ export function HandlerEditor(props: {
   const { handler } = props;
   const [draft, setDraft] = useState<Draft>(() => draftOf(handler));
   const [invalid, setInvalid] = useState<'lat' | 'lng' | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useCall();
   const heading = useRef<HTMLHeadingElement>(null);
   const latInput = useRef<HTMLInputElement>(null);
   const lngInput = useRef<HTMLInputElement>(null);
@@ -110,41 +110,20 @@ export function HandlerEditor(props: {
     }
     setInvalid(undefined);
     const fields = fieldsOf(draft, position);
-    setBusy(true);
-    setError(undefined);
-    try {
-      if (!handler) {
-        const {
-          data,
-          error: failure,
-          response,
-        } = await props.api.POST('/api/users', {
-          body: fields,
-        });
-        if (data) props.onSaved(data.data, true);
-        else setError(failureText(failure, response.status));
-        return;
-      }
-      const changes = changedFields(handler, fields);
-      if (Object.keys(changes).length === 0) {
-        props.onSaved(handler, false);
-        return;
-      }
-      const {
-        data,
-        error: failure,
-        response,
-      } = await props.api.PUT('/api/users/{id}', {
-        params: { path: { id: handler._id } },
-        body: changes,
-      });
-      if (data) props.onSaved(data.data, false);
-      else setError(failureText(failure, response.status));
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(false);
+    if (!handler) {
+      const created = await run(props.api.POST('/api/users', { body: fields }));
+      if (created) props.onSaved(created.data, true);
+      return;
     }
+    const changes = changedFields(handler, fields);
+    if (Object.keys(changes).length === 0) {
+      props.onSaved(handler, false);
+      return;
+    }
+    const saved = await run(
+      props.api.PUT('/api/users/{id}', { params: { path: { id: handler._id } }, body: changes }),
+    );
+    if (saved) props.onSaved(saved.data, false);
   }
 
   const headingText = handler ? `${handler.name} bearbeiten` : 'Neuer Hundeführer';

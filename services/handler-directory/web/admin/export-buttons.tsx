@@ -2,7 +2,7 @@
 // file is fetched with the bearer token (a plain link could not carry it: the token lives in the
 // page's memory only), then saved through an object URL and `<a download>`.
 import { useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Api } from '../lib/api';
+import { outcome, type Api } from '../lib/api';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'json';
 
@@ -48,29 +48,21 @@ export function ExportButtons(props: { api: Api; filter: ListFilter }) {
     setBusy(format);
     setError(undefined);
     setStatus('Export wird erstellt …');
-    try {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await props.api.GET('/api/users/export', {
+    const result = await outcome(
+      props.api.GET('/api/users/export', {
         params: { query: { ...props.filter, format } },
         parseAs: 'blob',
-      });
-      if (!data) {
-        setStatus('');
-        setError(failureText(failure, response.status));
-        return;
-      }
-      const name = fileName(response.headers.get('content-disposition'), format);
-      save(data, name);
-      setStatus(`Export gespeichert: ${name}`);
-    } catch {
+      }),
+    );
+    setBusy(undefined);
+    if ('message' in result) {
       setStatus('');
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(undefined);
+      setError(result.message);
+      return;
     }
+    const name = fileName(result.response.headers.get('content-disposition'), format);
+    save(result.data, name);
+    setStatus(`Export gespeichert: ${name}`);
   }
 
   return (

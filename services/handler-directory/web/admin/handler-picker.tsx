@@ -1,7 +1,7 @@
 // Choosing the handler record a `handler` account is bound to: a search over the handler list
 // (GET /api/users?q=, name, phone or address) with the matches as radio buttons.
 import { useEffect, useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Api, type Handler } from '../lib/api';
+import { outcome, type Api, type Handler } from '../lib/api';
 
 export interface ChosenHandler {
   id: string;
@@ -32,14 +32,19 @@ export function HandlerPicker(props: {
     }
     let current = true;
     const timer = setTimeout(() => {
-      props.api
-        .GET('/api/users', { params: { query: { q: text, limit: MATCHES } } })
-        .then(({ data, error: failure, response }) => {
-          if (!current) return;
-          setError(data ? undefined : failureText(failure, response.status));
-          setMatches(data?.data);
-        })
-        .catch(() => current && setError(OFFLINE_TEXT));
+      void outcome(
+        props.api.GET('/api/users', { params: { query: { q: text, limit: MATCHES } } }),
+      ).then((result) => {
+        if (!current) return;
+        if ('data' in result) {
+          setError(undefined);
+          setMatches(result.data.data);
+        } else {
+          setError(result.message);
+          // The directory answered without matches; a lost connection leaves the last ones.
+          if (!result.offline) setMatches(undefined);
+        }
+      });
     }, TYPING_PAUSE_MS);
     // A newer query replaces this one: its answer, if late, is dropped.
     return () => {

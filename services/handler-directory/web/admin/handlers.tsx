@@ -3,8 +3,9 @@
 // export of what the list shows, and each handler's history. A viewer gets the same list without
 // any write control; the API refuses a write a viewer forces anyway.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Handler } from '../lib/api';
+import { outcome, type Handler } from '../lib/api';
 import type { Session } from '../lib/session';
+import { useCall } from '../lib/use-call';
 import { canWrite } from './app';
 import { listedNow } from './availability';
 import { HandlerEditor } from './editor';
@@ -81,25 +82,26 @@ export function HandlerList({ session }: { session: Session }) {
     const filter = listFilter(current);
     setApplied(filter);
     setListing((shown) => ({ ...shown, loading: cursor ? 'more' : 'all', error: undefined }));
-    let next: (shown: Listing) => Listing;
-    try {
-      const { data, error, response } = await api.GET('/api/users', {
+    const result = await outcome(
+      api.GET('/api/users', {
         params: {
           query: { ...filter, sort: current.sort, limit: PAGE_SIZE, ...(cursor && { cursor }) },
         },
-      });
-      next = data
-        ? (shown) => ({
-            handlers: cursor ? [...shown.handlers, ...data.data] : data.data,
-            nextCursor: data.next_cursor,
-            loading: undefined,
-            error: undefined,
-          })
-        : (shown) => ({ ...shown, loading: undefined, error: failureText(error, response.status) });
-    } catch {
-      next = (shown) => ({ ...shown, loading: undefined, error: OFFLINE_TEXT });
+      }),
+    );
+    // Only the latest search shows its answer.
+    if (id !== latest.current) return;
+    if ('data' in result) {
+      const { data } = result;
+      setListing((shown) => ({
+        handlers: cursor ? [...shown.handlers, ...data.data] : data.data,
+        nextCursor: data.next_cursor,
+        loading: undefined,
+        error: undefined,
+      }));
+    } else {
+      setListing((shown) => ({ ...shown, loading: undefined, error: result.message }));
     }
-    if (id === latest.current) setListing(next);
   }
 
   useEffect(() => {
@@ -123,21 +125,20 @@ export function HandlerList({ session }: { session: Session }) {
     const available = !listedNow(handler);
     setSwitching(handler._id);
     setActionError(undefined);
-    try {
-      const { data, error, response } = await api.PUT('/api/users/{id}/availability', {
+    const result = await outcome(
+      api.PUT('/api/users/{id}/availability', {
         params: { path: { id: handler._id } },
         body: { available },
-      });
-      if (data) {
-        replace(data.data);
-        setNotice(`${data.data.name} ist jetzt ${available ? 'verfügbar' : 'nicht verfügbar'}.`);
-      } else {
-        setActionError(`${handler.name}: ${failureText(error, response.status)}`);
-      }
-    } catch {
-      setActionError(OFFLINE_TEXT);
-    } finally {
-      setSwitching(undefined);
+      }),
+    );
+    setSwitching(undefined);
+    if ('data' in result) {
+      replace(result.data.data);
+      setNotice(
+        `${result.data.data.name} ist jetzt ${available ? 'verfügbar' : 'nicht verfügbar'}.`,
+      );
+    } else {
+      setActionError(result.offline ? result.message : `${handler.name}: ${result.message}`);
     }
   }
 
@@ -317,28 +318,14 @@ function ConfirmDelete(props: {
   onClose: () => void;
 }) {
   const { handler } = props;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const { busy, error, run } = useCall();
 
   async function remove() {
     if (busy) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await props.session.api.DELETE('/api/users/{id}', {
-        params: { path: { id: handler._id } },
-      });
-      if (data) props.onDeleted(handler);
-      else setError(failureText(failure, response.status));
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(false);
-    }
+    const deleted = await run(
+      props.session.api.DELETE('/api/users/{id}', { params: { path: { id: handler._id } } }),
+    );
+    if (deleted) props.onDeleted(handler);
   }
 
   return (

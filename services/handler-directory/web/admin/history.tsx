@@ -2,7 +2,7 @@
 // who (username and role), what kind of write, and each field before and after. Newest first, a
 // page at a time ("Ältere laden" follows the API's cursor).
 import { useEffect, useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Api, type Schemas } from '../lib/api';
+import { outcome, type Api, type Schemas } from '../lib/api';
 import { formatDateTime } from '../lib/format';
 import { ROLE_NAMES } from '../lib/pages';
 import { ACTION_NAMES, fieldLabel, valueText, type FieldValue } from './change-values';
@@ -23,25 +23,19 @@ export function HandlerHistory(props: { api: Api; handlerId: string; name: strin
   async function load(after?: string) {
     setLoading(true);
     setError(undefined);
-    try {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await api.GET('/api/users/{id}/history', {
+    const result = await outcome(
+      api.GET('/api/users/{id}/history', {
         params: { path: { id: handlerId }, query: { limit: PAGE_SIZE, cursor: after } },
-      });
-      if (!data) {
-        setError(failureText(failure, response.status));
-        return;
-      }
-      setEntries((shown) => (after ? [...shown, ...data.data] : data.data));
-      setCursor(data.next_cursor);
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setLoading(false);
+      }),
+    );
+    setLoading(false);
+    if ('message' in result) {
+      setError(result.message);
+      return;
     }
+    const { data } = result;
+    setEntries((shown) => (after ? [...shown, ...data.data] : data.data));
+    setCursor(data.next_cursor);
   }
 
   useEffect(() => {

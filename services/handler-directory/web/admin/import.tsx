@@ -3,7 +3,7 @@
 // check found no problem ("Übernehmen": all rows in one transaction, or none).
 import type { ComponentChildren, RefObject, TargetedEvent, TargetedSubmitEvent } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Schemas } from '../lib/api';
+import { outcome, type Schemas } from '../lib/api';
 import type { Session } from '../lib/session';
 import './admin-tools.css';
 
@@ -53,33 +53,34 @@ export function ImportPanel({ session }: { session: Session }) {
     }
     setBusy(dryRun ? 'check' : 'apply');
     setError(undefined);
-    try {
-      const answer = await session.api.POST('/api/users/import', {
+    const result = await outcome(
+      session.api.POST('/api/users/import', {
         params: { query: { dryRun } },
         // The OpenAPI document describes this body in words only (the file itself, no
         // requestBody), so the generated types allow none: the file goes as it is, with its type.
         body: file as never,
         bodySerializer: (body) => body,
         headers: { 'content-type': mediaType(file) },
-      });
-      if (answer.data) {
-        setReport(answer.data);
-      } else {
-        // 422: applied with problems, nothing written; the report says which rows.
-        const refused = answer.error;
-        setReport(
-          typeof refused === 'object' && refused !== null && 'problems' in refused
-            ? refused
-            : undefined,
-        );
-        setError(failureText(refused, answer.response.status));
-      }
-      requestAnimationFrame(() => resultHeading.current?.focus());
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(undefined);
+      }),
+    );
+    setBusy(undefined);
+    if ('message' in result && result.offline) {
+      setError(result.message);
+      return;
     }
+    if ('data' in result) {
+      setReport(result.data);
+    } else {
+      // 422: applied with problems, nothing written; the report says which rows.
+      const refused = result.error;
+      setReport(
+        typeof refused === 'object' && refused !== null && 'problems' in refused
+          ? refused
+          : undefined,
+      );
+      setError(result.message);
+    }
+    requestAnimationFrame(() => resultHeading.current?.focus());
   }
 
   function check(event: TargetedSubmitEvent<HTMLFormElement>) {

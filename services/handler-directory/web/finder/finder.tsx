@@ -3,7 +3,7 @@
 // HTML), and the only requests go to the page's own origin.
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { apiClient, failureText, OFFLINE_TEXT, type PublicHandler } from '../lib/api';
+import { apiClient, outcome, type PublicHandler } from '../lib/api';
 import { formatPoint, forQuery, parseCoordinate } from '../lib/format';
 import { HandlerCard } from '../lib/handler-card';
 
@@ -68,9 +68,8 @@ export function Finder() {
         ? { ...previous, loadingMore: true, moreError: undefined }
         : { state: 'loading' },
     );
-    let next: (previous: Search) => Search;
-    try {
-      const { data, error, response } = await api.GET('/api/public/users', {
+    const result = await outcome(
+      api.GET('/api/public/users', {
         params: {
           query: {
             lat: point.lat,
@@ -80,21 +79,21 @@ export function Finder() {
             ...(cursor !== undefined && { cursor }),
           },
         },
+      }),
+    );
+    let next: (previous: Search) => Search;
+    if ('data' in result) {
+      const { data } = result;
+      next = (previous) => ({
+        state: 'done',
+        point,
+        radius: radiusKm,
+        handlers:
+          cursor && previous.state === 'done' ? [...previous.handlers, ...data.data] : data.data,
+        nextCursor: data.next_cursor,
       });
-      next = data
-        ? (previous) => ({
-            state: 'done',
-            point,
-            radius: radiusKm,
-            handlers:
-              cursor && previous.state === 'done'
-                ? [...previous.handlers, ...data.data]
-                : data.data,
-            nextCursor: data.next_cursor,
-          })
-        : failed(failureText(error, response.status));
-    } catch {
-      next = failed(OFFLINE_TEXT);
+    } else {
+      next = failed(result.message);
     }
     if (id === latest.current) setSearch(next);
 

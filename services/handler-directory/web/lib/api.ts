@@ -60,3 +60,27 @@ export function failureText(error: unknown, status: number): string {
 /** When the request did not reach the directory at all (no network, or the connection broke). */
 export const OFFLINE_TEXT =
   'Keine Verbindung zum Verzeichnis. Bitte Netzempfang prüfen und erneut versuchen.';
+
+/**
+ * How a call ended: its data (and the answer, for its headers), or the text to show. `offline`:
+ * the request did not reach the directory; otherwise `error` is the API's answer body.
+ */
+export type Outcome<T, E = unknown> =
+  { data: T; response: Response } | { message: string; offline: boolean; error?: E };
+
+/**
+ * Awaits one call of the client: the data when it came, else the API's German message
+ * (`failureText`), or `OFFLINE_TEXT` when the request failed on the way.
+ */
+export async function outcome<T, E>(
+  call: Promise<{ data?: T; error?: E; response: Response }>,
+): Promise<Outcome<NonNullable<T>, E>> {
+  try {
+    const { data, error, response } = await call;
+    return data
+      ? { data, response }
+      : { message: failureText(error, response.status), offline: false, error };
+  } catch {
+    return { message: OFFLINE_TEXT, offline: true };
+  }
+}

@@ -6,7 +6,8 @@
 // token and every record the page had loaded.
 import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { apiClient, failureText, OFFLINE_TEXT, type Api, type Me } from './api';
+import { apiClient, outcome, type Api, type Me } from './api';
+import { useCall } from './use-call';
 
 export type Role = Me['role'];
 
@@ -157,27 +158,26 @@ function SignInForm(props: {
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(undefined);
-    try {
-      const login = await publicApi.POST('/api/auth/login', {
+    const login = await outcome(
+      publicApi.POST('/api/auth/login', {
         body: { username: text(form, 'username'), password: text(form, 'password') },
-      });
-      if (!login.data) {
-        setError(failureText(login.error, login.response.status));
-        passwordInput.current?.select();
-        return;
-      }
-      token = login.data.token;
-      const me = await authorisedApi.GET('/api/auth/me');
-      if (!me.data) {
-        token = undefined;
-        setError(failureText(me.error, me.response.status));
-        return;
-      }
-      props.onSignedIn(me.data.data);
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
+      }),
+    );
+    if ('message' in login) {
       setBusy(false);
+      setError(login.message);
+      // A refused login (not a lost connection): the password is the likely mistake.
+      if (!login.offline) passwordInput.current?.select();
+      return;
+    }
+    token = login.data.token;
+    const me = await outcome(authorisedApi.GET('/api/auth/me'));
+    setBusy(false);
+    if ('data' in me) {
+      props.onSignedIn(me.data.data);
+    } else {
+      token = undefined;
+      setError(me.message);
     }
   }
 
@@ -231,8 +231,7 @@ function text(form: FormData, name: string): string {
 const PASSWORD_MIN = 12;
 
 function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useCall();
 
   async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -246,23 +245,10 @@ function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
       setError('Die beiden Eingaben stimmen nicht überein.');
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await publicApi.POST('/api/auth/set-password', {
-        body: { token: props.linkToken, password },
-      });
-      if (data) props.onDone();
-      else setError(failureText(failure, response.status));
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(false);
-    }
+    const saved = await run(
+      publicApi.POST('/api/auth/set-password', { body: { token: props.linkToken, password } }),
+    );
+    if (saved) props.onDone();
   }
 
   return (

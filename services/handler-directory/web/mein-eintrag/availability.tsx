@@ -2,8 +2,9 @@
 // one button (a switch that saved on its own would list a handler before he chose the end).
 import type { TargetedSubmitEvent } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Handler } from '../lib/api';
+import type { Handler } from '../lib/api';
 import type { Session } from '../lib/session';
+import { useCall } from '../lib/use-call';
 import {
   availabilityWords,
   instantOfLocalInput,
@@ -63,8 +64,7 @@ export function Availability(props: {
 }) {
   const { handler, now } = props;
   const [form, setForm] = useState(() => initialForm(handler, now));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const { busy, error, setError, run } = useCall();
   const [dirty, setDirty] = useState(false);
   const [saved, setSaved] = useState(false);
   const dateInput = useRef<HTMLInputElement>(null);
@@ -90,29 +90,16 @@ export function Availability(props: {
     } else {
       body = { available: false };
     }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const {
-        data,
-        error: failure,
-        response,
-      } = await props.session.api.PUT('/api/users/{id}/availability', {
+    const saved = await run(
+      props.session.api.PUT('/api/users/{id}/availability', {
         params: { path: { id: handler._id } },
         body,
-      });
-      if (data) {
-        props.onSaved(data.data);
-        setDirty(false);
-        setSaved(true);
-      } else {
-        setError(failureText(failure, response.status));
-      }
-    } catch {
-      setError(OFFLINE_TEXT);
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
+    if (!saved) return;
+    props.onSaved(saved.data);
+    setDirty(false);
+    setSaved(true);
   }
 
   const words = availabilityWords(handler, now);

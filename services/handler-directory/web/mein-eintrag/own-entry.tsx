@@ -3,7 +3,7 @@
 // refuses every other one to a handler account anyway.
 import { useEffect, useState } from 'preact/hooks';
 import { AccountBar } from '../lib/account-bar';
-import { failureText, OFFLINE_TEXT, type Handler } from '../lib/api';
+import { outcome, type Handler } from '../lib/api';
 import { HandlerCard } from '../lib/handler-card';
 import type { Session } from '../lib/session';
 import { Availability } from './availability';
@@ -36,18 +36,14 @@ export function OwnEntry({ session }: { session: Session }) {
 
   async function fetchEntry(handlerId: string) {
     setLoad({ state: 'loading' });
-    try {
-      const { data, error, response } = await session.api.GET('/api/users/{id}', {
-        params: { path: { id: handlerId } },
-      });
-      setLoad(
-        data
-          ? { state: 'done', handler: data.data }
-          : { state: 'error', message: failureText(error, response.status) },
-      );
-    } catch {
-      setLoad({ state: 'error', message: OFFLINE_TEXT });
-    }
+    const result = await outcome(
+      session.api.GET('/api/users/{id}', { params: { path: { id: handlerId } } }),
+    );
+    setLoad(
+      'data' in result
+        ? { state: 'done', handler: result.data.data }
+        : { state: 'error', message: result.message },
+    );
   }
 
   useEffect(() => {

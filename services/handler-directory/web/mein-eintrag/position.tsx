@@ -1,7 +1,7 @@
 // "Meinen Standort aktualisieren": the phone's position becomes the handler's, which the finder's
 // nearest search measures from. Rounded to five decimals (about a metre), as the finder asks.
 import { useState } from 'preact/hooks';
-import { failureText, OFFLINE_TEXT, type Handler } from '../lib/api';
+import { outcome, type Handler } from '../lib/api';
 import { formatPoint, forQuery } from '../lib/format';
 import type { Session } from '../lib/session';
 import { describeEnd } from './times';
@@ -38,19 +38,17 @@ export function Position(props: {
 
   async function save(coords: GeolocationCoordinates) {
     setStep({ state: 'saving' });
-    try {
-      const { data, error, response } = await props.session.api.PUT('/api/users/{id}/gps', {
+    const result = await outcome(
+      props.session.api.PUT('/api/users/{id}/gps', {
         params: { path: { id: props.handler._id } },
         body: { lat: forQuery(coords.latitude), lng: forQuery(coords.longitude) },
-      });
-      if (data) {
-        props.onSaved(data.data);
-        setStep({ state: 'saved', at: new Date(), accuracy: coords.accuracy });
-      } else {
-        setStep({ state: 'error', message: failureText(error, response.status) });
-      }
-    } catch {
-      setStep({ state: 'error', message: OFFLINE_TEXT });
+      }),
+    );
+    if ('data' in result) {
+      props.onSaved(result.data.data);
+      setStep({ state: 'saved', at: new Date(), accuracy: coords.accuracy });
+    } else {
+      setStep({ state: 'error', message: result.message });
     }
   }
 
