@@ -41,6 +41,11 @@ const QUICK_MS = 1_000;
  */
 const LEASE_MARGIN_MS = 1_000;
 /**
+ * And at most this long after it was claimed: a subscription disabled or deleted meanwhile gets
+ * nothing claimed ahead later than this (what waits longer is left, as above).
+ */
+const AHEAD_WAIT_MAX_MS = 5_000;
+/**
  * While deliveries claimed ahead wait for slots (so no slot idles for want of a claim), attempts
  * that ended are recorded within this, not at once: a turn then records the answers that come in
  * meanwhile too.
@@ -407,7 +412,11 @@ export class DeliveryWorker {
     }
     this.backlog = due > request.limit;
     const sendBy =
-      askedAt + Math.max(0, this.config.claimLeaseMs - this.config.timeoutMs - LEASE_MARGIN_MS);
+      askedAt +
+      Math.min(
+        AHEAD_WAIT_MAX_MS,
+        Math.max(0, this.config.claimLeaseMs - this.config.timeoutMs - LEASE_MARGIN_MS),
+      );
     const webhooks = new Set<number>();
     for (const delivery of claim.deliveries) {
       const queue = this.ready.get(delivery.webhookId) ?? [];
