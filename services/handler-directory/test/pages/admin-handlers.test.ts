@@ -19,11 +19,13 @@ import {
   focusRing,
   launchChromium,
   lowContrastTexts,
+  namelessButtons,
   openPage,
   PHONE_VIEWPORT,
   saveScreenshot,
   serveApp,
   signIn,
+  unlabelledControls,
   type OpenOptions,
   type PageSession,
   type ServedApp,
@@ -97,24 +99,6 @@ async function listShown(page: Page, count?: number): Promise<void> {
       : new RegExp(`^${count} Hundeführer gefunden`);
   await page.getByRole('status').filter({ hasText: text }).waitFor({ timeout: 20_000 });
 }
-
-/** Ids of inputs and selects without a label. */
-const unlabelledControls = (page: Page) =>
-  page
-    .locator('input, select, textarea')
-    .evaluateAll((controls) =>
-      controls.filter((c) => c.labels.length === 0).map((c) => c.outerHTML),
-    );
-
-/** Buttons and links without a name. */
-const namelessButtons = (page: Page) =>
-  page
-    .locator('button, a')
-    .evaluateAll((controls) =>
-      controls
-        .filter((c) => !(c.getAttribute('aria-label') ?? c.textContent ?? '').trim())
-        .map((c) => c.outerHTML),
-    );
 
 /** The names in the list, in order. */
 const shownNames = (page: Page) => page.locator('.handler-table tbody .name').allTextContents();

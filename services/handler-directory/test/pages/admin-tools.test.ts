@@ -9,6 +9,7 @@ import type { Handler } from '@dogshop/contracts/handler-directory';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, VIEWER } from '../support/app.js';
 import { createHandler } from '../support/handlers.js';
+import { createAccount, setPassword, setPasswordPath } from './accounts.js';
 import {
   focusRing,
   launchChromium,
@@ -17,6 +18,7 @@ import {
   saveScreenshot,
   serveApp,
   signIn,
+  unlabelledControls,
   type PageSession,
   type ServedApp,
 } from './browser.js';
@@ -96,12 +98,6 @@ async function tableRows(page: Page, caption: string): Promise<string[][]> {
   );
   return cells;
 }
-
-/** Ids of the page's controls without a label (none: every control has a visible label). */
-const unlabelledControls = (page: Page) =>
-  page
-    .locator('input, select, textarea')
-    .evaluateAll((controls) => controls.filter((c) => c.labels.length === 0).map((c) => c.id));
 
 const counts = (page: Page) => page.locator('.counts dd').allTextContents();
 
@@ -228,16 +224,8 @@ async function usePasswordLink(link: string, password: string): Promise<PageSess
   const s = await openPage(browser, app, { path: pathOf(link), device: 'desktop' });
   s.page.setDefaultTimeout(WAIT_MS);
   await s.page.getByRole('heading', { name: 'Passwort festlegen' }).waitFor();
-  await s.page.getByLabel('Neues Passwort').fill(password);
-  await s.page.getByLabel('Passwort wiederholen').fill(password);
-  await s.page.getByRole('button', { name: 'Passwort speichern' }).click();
+  await setPassword(s.page, password);
   return s;
-}
-
-async function createAccountByApi(payload: object) {
-  const res = await app.request({ method: 'POST', url: '/api/accounts', payload, as: app.admin });
-  expect(res.statusCode).toBe(201);
-  return res.json<{ data: { id: string }; setPasswordToken?: string }>();
 }
 
 const loginStatus = async (username: string, password: string) =>
@@ -310,19 +298,19 @@ describe('the accounts', () => {
   });
 
   it('disables an account (its login fails), rebinds a handler account, resets its password (the new link works, the old one gives the API’s 400) and shows the last admin’s 409', async () => {
-    await createAccountByApi({
+    await createAccount(app, {
       username: 'vera.weg',
       role: 'viewer',
       password: 'Veras lange Passphrase',
     });
     const first = await createHandler(app, { name: 'Erster Hof' });
     const second = await createHandler(app, { name: 'Zweiter Hof Birkenweg' });
-    const created = await createAccountByApi({
+    const created = await createAccount(app, {
       username: 'otto.neu',
       role: 'handler',
       handlerId: first._id,
     });
-    const oldLink = `${app.url}/verzeichnis/mein-eintrag/#${new URLSearchParams({ konto: 'otto.neu', passwort: created.setPasswordToken ?? '' }).toString()}`;
+    const oldLink = `${app.url}${setPasswordPath('/verzeichnis/mein-eintrag/', 'otto.neu', created.setPasswordToken ?? '')}`;
 
     const s = await adminApp('Konten');
     const { page } = s;
@@ -454,7 +442,7 @@ describe('a handler’s history', () => {
     const url = `/api/users/${handler._id}`;
     await write('PUT', `${url}/availability`, { available: false });
     await write('PUT', url, { name: newName });
-    await createAccountByApi({
+    await createAccount(app, {
       username: 'emil.eiche',
       role: 'handler',
       handlerId: handler._id,

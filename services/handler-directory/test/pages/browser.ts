@@ -206,6 +206,24 @@ export async function lowContrastTexts(page: Page) {
   })()`);
 }
 
+/** The page's inputs, selects and text areas without a label (each as its HTML). */
+export const unlabelledControls = (page: Page) =>
+  page
+    .locator('input, select, textarea')
+    .evaluateAll((controls) =>
+      controls.filter((c) => c.labels.length === 0).map((c) => c.outerHTML),
+    );
+
+/** The page's buttons and links without a name (each as its HTML). */
+export const namelessButtons = (page: Page) =>
+  page
+    .locator('button, a')
+    .evaluateAll((controls) =>
+      controls
+        .filter((c) => !(c.getAttribute('aria-label') ?? c.textContent ?? '').trim())
+        .map((c) => c.outerHTML),
+    );
+
 /** What the page left in the browser's storage: nothing, for pages that keep the token in memory. */
 export async function storedState(page: Page) {
   return {

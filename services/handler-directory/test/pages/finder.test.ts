@@ -13,9 +13,11 @@ import {
   focusRing,
   launchChromium,
   lowContrastTexts,
+  namelessButtons,
   openPage,
   saveScreenshot,
   serveApp,
+  unlabelledControls,
   type PageSession,
   type ServedApp,
 } from './browser.js';
@@ -228,18 +230,8 @@ describe('the finder at 360×740', () => {
     await withPage({ position: MUNICH }, async ({ page }) => {
       await cardNames(page);
       expect(await page.locator('html').getAttribute('lang')).toBe('de');
-      const unlabelled = await page
-        .locator('input, select, textarea')
-        .evaluateAll((controls) => controls.filter((c) => c.labels.length === 0).map((c) => c.id));
-      expect(unlabelled).toEqual([]);
-      const nameless = await page
-        .locator('button, a')
-        .evaluateAll((controls) =>
-          controls
-            .filter((c) => !(c.getAttribute('aria-label') ?? c.textContent ?? '').trim())
-            .map((c) => c.outerHTML),
-        );
-      expect(nameless).toEqual([]);
+      expect(await unlabelledControls(page)).toEqual([]);
+      expect(await namelessButtons(page)).toEqual([]);
       // A position problem shown as a notice has its contrast checked too.
       const refused = await openPage(browser, app);
       try {

@@ -9,16 +9,19 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { CreateHandlerBody, Handler } from '@dogshop/contracts/handler-directory';
 import type { Browser, Page } from 'playwright-core';
 import { createHandler } from '../support/handlers.js';
+import { handlerAccount, setPassword, setPasswordPath } from './accounts.js';
 import {
   PHONE_VIEWPORT,
   focusRing,
   launchChromium,
   lowContrastTexts,
+  namelessButtons,
   openPage,
   saveScreenshot,
   serveApp,
   signIn,
   storedState,
+  unlabelledControls,
   type OpenOptions,
   type PageSession,
   type ServedApp,
@@ -57,26 +60,15 @@ async function signedInHandler(
   record: Partial<CreateHandlerBody>,
   options: OpenOptions = {},
 ): Promise<SignedIn> {
-  const handler = await createHandler(app, record);
   const username = `hf-${randomBytes(4).toString('hex')}`;
-  const res = await app.request({
-    method: 'POST',
-    url: '/api/accounts',
-    payload: { username, role: 'handler', handlerId: handler._id },
-    as: app.admin,
-  });
-  expect(res.statusCode).toBe(201);
-  const { setPasswordToken } = res.json<{ setPasswordToken: string }>();
-  const link = new URLSearchParams({ konto: username, passwort: setPasswordToken });
+  const { handler, token } = await handlerAccount(app, username, record);
   const session = await openPage(browser, app, {
     ...options,
-    path: `${HANDLER_PAGE}#${link.toString()}`,
+    path: setPasswordPath(HANDLER_PAGE, username, token),
   });
   const { page } = session;
   const password = `ein Satz als Passwort ${randomBytes(3).toString('hex')}`;
-  await page.getByLabel('Neues Passwort').fill(password);
-  await page.getByLabel('Passwort wiederholen').fill(password);
-  await page.getByRole('button', { name: 'Passwort speichern' }).click();
+  await setPassword(page, password);
   await page.getByText('Das Passwort ist gesetzt').waitFor();
   await signIn(page, username, password);
   await page.getByRole('heading', { name: 'Verfügbarkeit' }).waitFor();
@@ -410,18 +402,8 @@ describe('the handler’s page at 360×740', () => {
       await page.getByRole('switch', { name: 'verfügbar' }).check();
       await page.getByRole('radio', { name: 'Datum und Uhrzeit' }).check();
       await page.getByLabel('Ende am').waitFor();
-      const unlabelled = await page
-        .locator('input, select, textarea')
-        .evaluateAll((controls) => controls.filter((c) => c.labels.length === 0).map((c) => c.id));
-      expect(unlabelled).toEqual([]);
-      const nameless = await page
-        .locator('button, a')
-        .evaluateAll((controls) =>
-          controls
-            .filter((c) => !(c.getAttribute('aria-label') ?? c.textContent ?? '').trim())
-            .map((c) => c.outerHTML),
-        );
-      expect(nameless).toEqual([]);
+      expect(await unlabelledControls(page)).toEqual([]);
+      expect(await namelessButtons(page)).toEqual([]);
       expect(await lowContrastTexts(page)).toEqual([]);
       await s.close();
     }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { ADMIN, VIEWER } from '../support/app.js';
-import { createHandler } from '../support/handlers.js';
+import { createAccount, handlerAccount, setPassword, setPasswordPath } from './accounts.js';
 import {
   launchChromium,
   openPage,
@@ -32,23 +32,6 @@ afterAll(async () => {
   await browser?.close();
   await app?.close();
 });
-
-/** A new handler account bound to a new handler, with its one-time set-password token. */
-async function handlerAccount(username: string) {
-  const handler = await createHandler(app);
-  const res = await app.request({
-    method: 'POST',
-    url: '/api/accounts',
-    payload: { username, role: 'handler', handlerId: handler._id },
-    as: app.admin,
-  });
-  expect(res.statusCode).toBe(201);
-  const body = res.json<{ data: { id: string }; setPasswordToken: string }>();
-  return { id: body.data.id, token: body.setPasswordToken };
-}
-
-const linkTo = (page: string, username: string, token: string) =>
-  `${page}#${new URLSearchParams({ konto: username, passwort: token }).toString()}`;
 
 describe('signing in to the admin app and the handler’s page', () => {
   it('shows the API’s German message for a wrong password, then signs in; the token is in no storage', async () => {
@@ -87,25 +70,23 @@ describe('signing in to the admin app and the handler’s page', () => {
   });
 
   it('sets the first password through the link once; the token leaves the address bar at once', async () => {
-    const { token } = await handlerAccount('hanna.link');
-    const s = await openPage(browser, app, { path: linkTo(HANDLER_PAGE, 'hanna.link', token) });
+    const { token } = await handlerAccount(app, 'hanna.link');
+    const s = await openPage(browser, app, {
+      path: setPasswordPath(HANDLER_PAGE, 'hanna.link', token),
+    });
     await s.page.getByRole('heading', { name: 'Passwort festlegen' }).waitFor();
     // Replaced, not kept: neither the address bar nor a reload has the token any more.
     expect(new URL(s.page.url()).hash).toBe('');
     await s.page.reload();
     await s.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
-    await s.page.goto(`${app.url}${linkTo(HANDLER_PAGE, 'hanna.link', token)}`);
+    await s.page.goto(`${app.url}${setPasswordPath(HANDLER_PAGE, 'hanna.link', token)}`);
     await s.page.getByRole('heading', { name: 'Passwort festlegen' }).waitFor();
 
-    await s.page.getByLabel('Neues Passwort').fill('short');
-    await s.page.getByLabel('Passwort wiederholen').fill('short');
-    await s.page.getByRole('button', { name: 'Passwort speichern' }).click();
+    await setPassword(s.page, 'short');
     await expect(s.page.getByRole('alert').textContent()).resolves.toBe(
       'Das Passwort braucht mindestens 12 Zeichen.',
     );
-    await s.page.getByLabel('Neues Passwort').fill('eine lange Passphrase');
-    await s.page.getByLabel('Passwort wiederholen').fill('eine lange Passphrase');
-    await s.page.getByRole('button', { name: 'Passwort speichern' }).click();
+    await setPassword(s.page, 'eine lange Passphrase');
     await s.page.getByText('Das Passwort ist gesetzt. Bitte melden Sie sich damit an.').waitFor();
     // The username comes from the link.
     await expect(s.page.getByLabel('Benutzername').inputValue()).resolves.toBe('hanna.link');
@@ -116,11 +97,9 @@ describe('signing in to the admin app and the handler’s page', () => {
 
     // The same link again: the API's 400, shown as it comes.
     const again = await openPage(browser, app, {
-      path: linkTo(HANDLER_PAGE, 'hanna.link', token),
+      path: setPasswordPath(HANDLER_PAGE, 'hanna.link', token),
     });
-    await again.page.getByLabel('Neues Passwort').fill('noch eine Passphrase');
-    await again.page.getByLabel('Passwort wiederholen').fill('noch eine Passphrase');
-    await again.page.getByRole('button', { name: 'Passwort speichern' }).click();
+    await setPassword(again.page, 'noch eine Passphrase');
     await expect(again.page.getByRole('alert').textContent()).resolves.toBe(
       'Der Link zum Setzen des Passworts ist ungültig, abgelaufen oder schon benutzt',
     );
@@ -138,13 +117,11 @@ describe('signing in to the admin app and the handler’s page', () => {
   });
 
   it('goes back to the form with a German notice when the account is disabled under the page', async () => {
-    const created = await app.request({
-      method: 'POST',
-      url: '/api/accounts',
-      payload: { username: 'ada.second', role: 'admin', password: 'adas lange Passphrase' },
-      as: app.admin,
+    const created = await createAccount(app, {
+      username: 'ada.second',
+      role: 'admin',
+      password: 'adas lange Passphrase',
     });
-    expect(created.statusCode).toBe(201);
     const s = await openPage(browser, app, { path: ADMIN_APP, device: 'desktop' });
     await signIn(s.page, 'ada.second', 'adas lange Passphrase');
     await s.page.getByText('Angemeldet als ada.second').waitFor();
@@ -153,7 +130,7 @@ describe('signing in to the admin app and the handler’s page', () => {
 
     const res = await app.request({
       method: 'PATCH',
-      url: `/api/accounts/${created.json<{ data: { id: string } }>().data.id}`,
+      url: `/api/accounts/${created.data.id}`,
       payload: { disabled: true },
       as: app.admin,
     });
