@@ -199,7 +199,14 @@ describe('the finder at 360×740', () => {
       );
 
       await sleep(created + 9_000 - Date.now());
-      await page.reload();
+      // The service worker (sw.js) controls the page by now and gives the reload its files; the
+      // search still goes to the network (finder-offline.test.ts covers the worker).
+      expect(await page.evaluate<boolean>('navigator.serviceWorker.controller !== null')).toBe(
+        true,
+      );
+      const search = page.waitForResponse((r) => r.url().includes('/api/public/users'));
+      expect((await page.reload())?.fromServiceWorker()).toBe(true);
+      expect((await search).fromServiceWorker()).toBe(false);
       const names = await cardNames(page);
       expect(names[0]).toBe('Bleibt Berlin');
       expect(names).not.toContain('Geht Gleich');

@@ -108,6 +108,21 @@ describe('the finder page', () => {
     });
   });
 
+  it('serves the service worker as JavaScript, revalidated on every use, listing the finder’s files only', async () => {
+    const res = await get(`${PAGES_PREFIX}sw.js`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'no-cache',
+    });
+    // Its default scope is its folder, the prefix: no Service-Worker-Allowed needed.
+    expect(res.headers['service-worker-allowed']).toBeUndefined();
+    const files = JSON.parse(/const FILES = (\[.*\]);/.exec(res.body)![1]!) as string[];
+    expect(files.sort()).toEqual(
+      [PAGES_PREFIX, `${PAGES_PREFIX}favicon.svg`, ...assets().map((a) => PAGES_PREFIX + a)].sort(),
+    );
+  });
+
   it('redirects /verzeichnis to /verzeichnis/ and answers HEAD', async () => {
     const res = await get('/verzeichnis');
     expect(res.statusCode).toBe(301);
