@@ -15,6 +15,7 @@ import {
   type ClaimedDelivery,
   type ClaimRequest,
   type Recorded,
+  type ReleasedClaim,
 } from './repository.js';
 import { OpenedSecrets, openSecret } from './secrets.js';
 
@@ -36,13 +37,13 @@ const READY_MAX = 16;
 const QUICK_MS = 1_000;
 /**
  * A delivery claimed ahead is sent only while its claim (`claimLeaseMs`, from before the claim
- * was asked for) still covers a whole attempt (`timeoutMs`) and this margin: otherwise it is left,
- * as a replica that stopped would leave it, to be claimed again when its lease has ended.
+ * was asked for) still covers a whole attempt (`timeoutMs`) and this margin: otherwise its claim
+ * is given back unsent at the next turn (the attempt it counted uncounted), due again at once.
  */
 const LEASE_MARGIN_MS = 1_000;
 /**
  * And at most this long after it was claimed: a subscription disabled or deleted meanwhile gets
- * nothing claimed ahead later than this (what waits longer is left, as above).
+ * nothing claimed ahead later than this (what waits longer is given back, as above).
  */
 const AHEAD_WAIT_MAX_MS = 5_000;
 /**
@@ -70,6 +71,7 @@ const RETENTION_EVERY_MS = 60 * 60_000;
 interface Logger {
   error: (obj: object, msg: string) => void;
   warn: (obj: object, msg: string) => void;
+  info: (obj: object, msg: string) => void;
 }
 
 /** What the worker reports as it happens (the plugin counts it in the app's metrics). */
@@ -252,6 +254,8 @@ export class DeliveryWorker {
     resolve: (recorded: Recorded) => void;
     reject: (error: unknown) => void;
   }> = [];
+  /** Claimed ahead, never sent, to be given back at the next turn. */
+  private readonly released: ReleasedClaim[] = [];
   /** Every attempt until recorded (stop waits for them). */
   private readonly attempts = new Set<Promise<void>>();
   /** Webhooks whose last claim was cut by their cap: more of theirs may be due. */
@@ -351,6 +355,7 @@ export class DeliveryWorker {
   /** One turn: records what ended, claims if due and there is room; the wait until the next. */
   private async turn(): Promise<number> {
     const batch = this.unrecorded.splice(0);
+    const released = this.released.splice(0);
     const free = CONCURRENCY - this.held();
     let claim: ClaimRequest | null = null;
     const askedAt = Date.now();
@@ -372,16 +377,19 @@ export class DeliveryWorker {
       // Asked for again (claimSoon) by what happens meanwhile, else planned below.
       this.claimAt = Infinity;
     }
-    if (batch.length > 0 || claim) {
+    if (batch.length > 0 || claim || released.length > 0) {
       try {
         const result = await recordAndClaim(
           this.db,
           batch.map((b) => b.record),
           claim,
+          released,
         );
         batch.forEach((b, i) => b.resolve(result.recorded[i]!));
-        // Made due at once by a retry asked for during its attempt.
-        if (result.recorded.some((r) => r.dueNow)) this.claimAt = Date.now();
+        // Made due at once by a retry asked for during its attempt, or given back unsent.
+        if (result.recorded.some((r) => r.dueNow) || released.length > 0) {
+          this.claimAt = Date.now();
+        }
         if (claim && result.claim) this.claimed(claim, result.claim, askedAt);
       } catch (error) {
         for (const b of batch) b.reject(error);
@@ -391,7 +399,7 @@ export class DeliveryWorker {
         this.claimAt = Date.now() + this.config.pollIntervalMs;
       }
     }
-    if (this.unrecorded.length > 0) return this.recordWait();
+    if (this.unrecorded.length > 0 || this.released.length > 0) return this.recordWait();
     // No room (or stopping): an attempt that ends asks for the next turn.
     if (!this.claiming || this.held() >= CONCURRENCY) return this.config.pollIntervalMs;
     return Math.max(0, Math.min(this.claimAt - Date.now(), this.config.pollIntervalMs));
@@ -470,7 +478,8 @@ export class DeliveryWorker {
 
   /**
    * Sends a webhook's waiting deliveries while it has fewer than PER_WEBHOOK in flight. One
-   * claimed ahead whose claim no longer covers an attempt is not sent (`fresh`: just claimed).
+   * claimed ahead whose claim no longer covers an attempt is given back unsent (`fresh`: just
+   * claimed).
    */
   private pump(id: number, fresh = false): void {
     const queue = this.ready.get(id);
@@ -478,10 +487,12 @@ export class DeliveryWorker {
       const { delivery, sendBy } = queue.shift()!;
       this.waiting--;
       if (!fresh && Date.now() > sendBy) {
-        this.log.warn(
+        this.log.info(
           { delivery: delivery.id, attempt: delivery.attempts },
-          'webhook delivery claimed ahead not sent: its claim would end before an attempt could; it is due again then',
+          'webhook delivery claimed ahead given back unsent: it waited too long for a slot',
         );
+        this.released.push({ id: delivery.id, attempts: delivery.attempts });
+        this.turns.runIn(this.recordWait());
         continue;
       }
       this.track(delivery);

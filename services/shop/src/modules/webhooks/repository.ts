@@ -339,19 +339,43 @@ const dueJson = Prisma.sql`(
     SELECT json_object_agg(webhook_id, n)
       FROM (SELECT webhook_id, count(*) AS n FROM candidates GROUP BY webhook_id) per_webhook)`;
 
+/** A claim given back unsent: its delivery and the claim's attempt number. */
+export type ReleasedClaim = Pick<ClaimedDelivery, 'id' | 'attempts'>;
+
 /**
- * One statement of the worker: records the attempts that ended (recordAttempts) and claims due
- * deliveries (claimDueDeliveries, unless `claim` is null), so that a worker with a backlog needs
- * one round trip per turn, not two.
+ * Gives claims back that were never sent (claimed ahead, and waiting too long for a slot): the
+ * attempt they counted is uncounted and the delivery is due again at once, unless its claim has
+ * already ended and another worker claimed it (its `attempts` moved on).
+ */
+const releaseSql = (released: ReleasedClaim[]) => Prisma.sql`
+    released AS (
+      UPDATE webhook_deliveries d
+         SET attempts = d.attempts - 1, claimed_until = NULL, updated_at = now()
+        FROM unnest(${released.map((r) => r.id)}::int[], ${released.map((r) => r.attempts)}::int[])
+             AS r(id, attempts)
+       WHERE d.id = r.id AND d.attempts = r.attempts AND d.status = 'pending'
+      RETURNING d.id
+    )`;
+
+/**
+ * One statement of the worker: records the attempts that ended (recordAttempts), gives back
+ * claims it did not send (`released`), and claims due deliveries (claimDueDeliveries, unless
+ * `claim` is null), so that a worker with a backlog needs one round trip per turn, not two. A
+ * released delivery is claimable from the next statement on (this one reads the rows as they
+ * were before it).
  */
 export async function recordAndClaim(
   db: Db,
   records: AttemptRecord[],
   claim: ClaimRequest | null,
+  released: ReleasedClaim[] = [],
 ): Promise<{ recorded: Recorded[]; claim: Claim | null }> {
-  if (records.length === 0 && !claim) return { recorded: [], claim: null };
+  if (records.length === 0 && !claim && released.length === 0) {
+    return { recorded: [], claim: null };
+  }
   const ctes: Prisma.Sql[] = [];
   if (records.length > 0) ctes.push(recordSql(records));
+  if (released.length > 0) ctes.push(releaseSql(released));
   if (claim)
     ctes.push(
       claimSql(
