@@ -3,6 +3,7 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Account, Api, Schemas } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 import { ROLE_NAMES } from '../lib/pages';
 import type { Role } from '../lib/session';
 import { useCall } from '../lib/use-call';
@@ -93,11 +94,7 @@ export function CreateAccountForm(props: {
           onChoose={setHandler}
         />
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       <button type="submit" class="wide" disabled={busy}>
         {busy ? 'Wird angelegt …' : 'Konto anlegen'}
       </button>
@@ -149,11 +146,7 @@ export function AccountEditor(props: {
       {role === 'handler' && (
         <HandlerPicker api={props.api} idPrefix={id} chosen={handler} onChoose={setHandler} />
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       <div class="actions">
         <button type="submit" disabled={busy}>
           {busy ? 'Wird gespeichert …' : 'Speichern'}

@@ -4,6 +4,7 @@
 // are shown as they come.
 import { useEffect, useState } from 'preact/hooks';
 import { outcome, type Account, type Api } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 import { ROLE_NAMES } from '../lib/pages';
 import { setPasswordLink, type Role, type Session } from '../lib/session';
 import { useCall } from '../lib/use-call';
@@ -86,11 +87,7 @@ export function Accounts({ session }: { session: Session }) {
       <p class="status" role="status">
         {accounts ? `${accounts.length} Konten` : error ? '' : 'Konten werden geladen …'}
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       {accounts && (
         <ul class="cards account-cards">
           {accounts.map((account) => (
@@ -197,11 +194,7 @@ function AccountCard(props: {
           Rolle ändern{who}
         </button>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       {editing && (
         <AccountEditor
           api={api}

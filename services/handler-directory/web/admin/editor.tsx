@@ -5,6 +5,8 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, Handler, Schemas } from '../lib/api';
+import { CoordinateField } from '../lib/coordinate-field';
+import { ErrorAlert } from '../lib/error-alert';
 import { formatPoint, parseCoordinate } from '../lib/format';
 import { useCall } from '../lib/use-call';
 import { isoOfLocalInput, localInputValue } from './availability';
@@ -210,40 +212,28 @@ export function HandlerEditor(props: {
               }}
             />
             <div class="coordinates">
-              <div>
-                <label for="feld-breite">Breitengrad (Nord/Süd)</label>
-                <input
-                  id="feld-breite"
-                  ref={latInput}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  spellcheck={false}
-                  aria-invalid={invalid === 'lat'}
-                  aria-describedby="breite-hinweis"
-                  value={draft.lat}
-                  onInput={(event) => set({ lat: event.currentTarget.value })}
-                />
-                <p class="hint" id="breite-hinweis">
-                  −90 bis 90, Norden positiv
-                </p>
-              </div>
-              <div>
-                <label for="feld-laenge">Längengrad (Ost/West)</label>
-                <input
-                  id="feld-laenge"
-                  ref={lngInput}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  spellcheck={false}
-                  aria-invalid={invalid === 'lng'}
-                  aria-describedby="laenge-hinweis"
-                  value={draft.lng}
-                  onInput={(event) => set({ lng: event.currentTarget.value })}
-                />
-                <p class="hint" id="laenge-hinweis">
-                  −180 bis 180, Osten positiv
-                </p>
-              </div>
+              <CoordinateField
+                id="feld-breite"
+                label="Breitengrad (Nord/Süd)"
+                inputRef={latInput}
+                value={draft.lat}
+                onValue={(lat) => set({ lat })}
+                invalid={invalid === 'lat'}
+                describedBy="breite-hinweis"
+                hint="−90 bis 90, Norden positiv"
+                spellcheck={false}
+              />
+              <CoordinateField
+                id="feld-laenge"
+                label="Längengrad (Ost/West)"
+                inputRef={lngInput}
+                value={draft.lng}
+                onValue={(lng) => set({ lng })}
+                invalid={invalid === 'lng'}
+                describedBy="laenge-hinweis"
+                hint="−180 bis 180, Osten positiv"
+                spellcheck={false}
+              />
             </div>
             <p class="point" aria-live="polite">
               {shown ? `Gewählt: ${formatPoint(shown)}` : position ? '' : 'Keine Position gesetzt.'}
@@ -269,11 +259,7 @@ export function HandlerEditor(props: {
             )}
           </fieldset>
         </div>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorAlert text={error} />
         <div class="button-row">
           {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
           <button type="submit" aria-disabled={busy}>

@@ -3,6 +3,7 @@
 // page's memory only), then saved through an object URL and `<a download>`.
 import { useState } from 'preact/hooks';
 import { outcome, type Api } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'json';
 
@@ -84,11 +85,7 @@ export function ExportButtons(props: { api: Api; filter: ListFilter }) {
       <p class="status" role="status">
         {status}
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
     </section>
   );
 }

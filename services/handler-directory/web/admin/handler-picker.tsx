@@ -2,6 +2,7 @@
 // (GET /api/users?q=, name, phone or address) with the matches as radio buttons.
 import { useEffect, useState } from 'preact/hooks';
 import { outcome, type Api, type Handler } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 
 export interface ChosenHandler {
   id: string;
@@ -69,11 +70,7 @@ export function HandlerPicker(props: {
       <p class="status" role="status">
         {matchesText(matches)}
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       {matches && matches.length > 0 && (
         <fieldset class="choices">
           <legend>Eintrag wählen</legend>

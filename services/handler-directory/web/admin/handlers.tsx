@@ -4,6 +4,7 @@
 // any write control; the API refuses a write a viewer forces anyway.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { outcome, type Handler } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 import type { Session } from '../lib/session';
 import { useCall } from '../lib/use-call';
 import { canWrite } from './app';
@@ -269,11 +270,7 @@ export function HandlerList({ session }: { session: Session }) {
       <p class="status" role="status">
         {status}
       </p>
-      {(listing.error ?? actionError) && (
-        <p class="error" role="alert">
-          {listing.error ?? actionError}
-        </p>
-      )}
+      <ErrorAlert text={listing.error ?? actionError} />
       {handlers.length > 0 && (
         <div class="table-area">
           <HandlerTable handlers={handlers} actions={actions} />
@@ -335,11 +332,7 @@ function ConfirmDelete(props: {
         Der Eintrag wird aus dem Verzeichnis entfernt und ist im Finder nicht mehr zu finden. Das
         lässt sich nicht rückgängig machen.
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       <div class="button-row">
         <button type="button" class="danger" aria-disabled={busy} onClick={() => void remove()}>
           {busy ? 'Wird gelöscht …' : 'Endgültig löschen'}

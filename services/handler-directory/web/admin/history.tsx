@@ -3,6 +3,7 @@
 // page at a time ("Ältere laden" follows the API's cursor).
 import { useEffect, useState } from 'preact/hooks';
 import { outcome, type Api, type Schemas } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 import { formatDateTime } from '../lib/format';
 import { ROLE_NAMES } from '../lib/pages';
 import { ACTION_NAMES, fieldLabel, valueText, type FieldValue } from './change-values';
@@ -61,11 +62,7 @@ export function HandlerHistory(props: { api: Api; handlerId: string; name: strin
           ))}
         </ol>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       {cursor && !loading && (
         <button type="button" class="secondary" onClick={() => void load(cursor)}>
           Ältere laden

@@ -4,6 +4,7 @@
 import type { ComponentChildren, RefObject, TargetedEvent, TargetedSubmitEvent } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { outcome, type Schemas } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 import type { Session } from '../lib/session';
 import './admin-tools.css';
 
@@ -113,11 +114,7 @@ export function ImportPanel({ session }: { session: Session }) {
         {busy === 'apply' && 'Die Datei wird übernommen …'}
         {!busy && report && summaryText(report)}
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       {report && (
         <ReportView report={report} headingRef={resultHeading}>
           {canApply && (

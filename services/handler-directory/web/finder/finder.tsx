@@ -1,9 +1,9 @@
 // The finder: available handlers nearest first, from the browser's position or typed coordinates.
 // Everything from the database is rendered as text (JSX children and attribute values, never
 // HTML), and the only requests go to the page's own origin.
-import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiClient, outcome, type PublicHandler } from '../lib/api';
+import { CoordinateField } from '../lib/coordinate-field';
 import { formatPoint, forQuery, parseCoordinate } from '../lib/format';
 import { HandlerCard } from '../lib/handler-card';
 
@@ -292,31 +292,4 @@ function found(count: number, more: boolean): string {
   if (count === 0) return 'Niemand verfügbar';
   if (more) return `Die nächsten ${count} verfügbaren Hundeführer`;
   return count === 1 ? 'Ein verfügbarer Hundeführer' : `${count} verfügbare Hundeführer`;
-}
-
-/** One labelled coordinate input (latitude or longitude), described by the hint and any error. */
-function CoordinateField(props: {
-  id: string;
-  label: string;
-  inputRef: RefObject<HTMLInputElement | null>;
-  value: string;
-  onValue: (value: string) => void;
-  invalid: boolean;
-  describedBy: string;
-}) {
-  return (
-    <div>
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        ref={props.inputRef}
-        inputMode="decimal"
-        autoComplete="off"
-        value={props.value}
-        onInput={(event) => props.onValue(event.currentTarget.value)}
-        aria-invalid={props.invalid}
-        aria-describedby={props.describedBy}
-      />
-    </div>
-  );
 }

@@ -7,6 +7,7 @@
 import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiClient, outcome, type Api, type Me } from './api';
+import { ErrorAlert } from './error-alert';
 import { useCall } from './use-call';
 
 export type Role = Me['role'];
@@ -209,11 +210,7 @@ function SignInForm(props: {
         autoComplete="current-password"
         required
       />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       <button type="submit" class="wide" disabled={busy}>
         {busy ? 'Anmeldung läuft …' : 'Anmelden'}
       </button>
@@ -278,11 +275,7 @@ function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
         autoComplete="new-password"
         required
       />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       <button type="submit" class="wide" disabled={busy}>
         {busy ? 'Wird gespeichert …' : 'Passwort speichern'}
       </button>

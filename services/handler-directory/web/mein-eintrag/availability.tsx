@@ -3,6 +3,7 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { Handler } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 import type { Session } from '../lib/session';
 import { useCall } from '../lib/use-call';
 import {
@@ -167,11 +168,7 @@ export function Availability(props: {
         </fieldset>
       )}
 
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert text={error} />
       {dirty && <p class="hint">Noch nicht gespeichert.</p>}
       <button type="submit" class="wide" disabled={busy}>
         {busy ? 'Wird gespeichert …' : 'Speichern'}

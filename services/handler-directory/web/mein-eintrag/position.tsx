@@ -2,6 +2,7 @@
 // nearest search measures from. Rounded to five decimals (about a metre), as the finder asks.
 import { useState } from 'preact/hooks';
 import { outcome, type Handler } from '../lib/api';
+import { ErrorAlert } from '../lib/error-alert';
 import { formatPoint, forQuery } from '../lib/format';
 import type { Session } from '../lib/session';
 import { describeEnd } from './times';
@@ -100,11 +101,7 @@ export function Position(props: {
       <p class={statusClass} role="status">
         {status}
       </p>
-      {step.state === 'error' && (
-        <p class="error" role="alert">
-          {step.message}
-        </p>
-      )}
+      <ErrorAlert text={step.state === 'error' ? step.message : undefined} />
       <button
         type="button"
         class="wide"
