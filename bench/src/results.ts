@@ -201,6 +201,22 @@ export interface PagesRun {
     targetMs: number;
     /** p95 within the target. */
     pass: boolean;
+    /**
+     * The return visit: the same context loaded again once the finder's service worker controls
+     * it (its shell from the worker's cache, the search from the network). Absent in results
+     * from before the worker.
+     */
+    warm?: {
+      runs: number;
+      ms: Timing;
+      documentMs: Figure;
+      apiStartMs: Figure;
+      apiEndMs: Figure;
+      bytes: Figure;
+      requests: Figure;
+      /** Loads the worker controlled (all of them, unless it failed to install). */
+      controlled: number;
+    };
   };
   /** The admin list: its search answer's responseEnd to the rows in the DOM and painted. */
   adminSearch: {
