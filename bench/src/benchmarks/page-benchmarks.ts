@@ -12,12 +12,9 @@
 // The times are taken in the page (performance.now(), whose origin is the navigation's start).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-// playwright-core is a dependency of the handler directory (its page tests), not yet of the bench:
-// it is loaded through that package, and its types from that package's link to it.
-import type * as Playwright from '../../../services/handler-directory/node_modules/playwright-core/index.js';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import type { Context } from '../context.js';
 import { generateHandlers } from '../datasets/handler-dataset.js';
 import {
@@ -30,9 +27,6 @@ import type { FinderSize, PagesRun, Timing } from '../results.js';
 import { figure } from '../stats.js';
 
 const DIRECTORY_DIR = packageDir('@dogshop/handler-directory');
-const { chromium } = createRequire(path.join(DIRECTORY_DIR, 'package.json'))(
-  'playwright-core',
-) as typeof Playwright;
 
 /** The built pages the service serves (services/handler-directory/src/plugins/pages.ts). */
 const PAGES_DIR = path.join(DIRECTORY_DIR, 'dist', 'web');
@@ -178,7 +172,7 @@ interface FirstCard {
 
 async function finderFirstResult(
   ctx: Context,
-  browser: Playwright.Browser,
+  browser: Browser,
   service: RunningService,
 ): Promise<PagesRun['firstResult']> {
   // Stand a phone near the first available handler with a position (the generator is seeded).
@@ -187,7 +181,7 @@ async function finderFirstResult(
   const runs: FirstCard[] = [];
   const warmRuns: FirstCard[] = [];
   /** A page of `context` on Slow 3G, at the finder; its first card. */
-  const firstCard = async (context: Playwright.BrowserContext, cold: boolean) => {
+  const firstCard = async (context: BrowserContext, cold: boolean) => {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -310,7 +304,7 @@ interface Search {
 
 async function adminListSearch(
   ctx: Context,
-  browser: Playwright.Browser,
+  browser: Browser,
   service: RunningService,
   handlers: number,
 ): Promise<PagesRun['adminSearch']> {
