@@ -5,7 +5,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ShopEvent } from '@dogshop/contracts/shop';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { LISTENER_APPLICATION_NAME } from '../src/modules/events/commit-notifications.js';
+import { SEQUENCER_LOCK } from '../src/modules/events/repository.js';
 import { sealSecret } from '../src/modules/webhooks/secrets.js';
 import { buildApp } from '../src/app.js';
 import {
@@ -102,6 +105,8 @@ class Receiver {
       });
   }
 }
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -539,11 +544,73 @@ describe('two replicas on one database', () => {
   });
 });
 
+describe('woken by commits', () => {
+  // The worker polls once at start, then not for ten minutes: only the commit notification
+  // (LISTEN dogshop_events_committed) can make it number and send an event soon.
+  const quiet = () => webhookTestConfig({ pollIntervalMs: 600_000 });
+
+  it('sends an event at once after its commit, not at the next poll', async () => {
+    const t = await createTestApp(quiet());
+    const receiver = new Receiver();
+    await receiver.listen();
+    try {
+      const hook = await subscribe(t, receiver.url, ['order.created']);
+      const product = await addProduct(t.app, 'Woken lead', '1.00', 10);
+      await pause(300); // past the start's poll
+      for (let i = 0; i < 3; i++) {
+        const placedAt = Date.now();
+        const orderId = await place(t, product);
+        await until(() => receiver.received.length > i, 2_000);
+        expect(receiver.received[i]!.arrivedAt - placedAt).toBeLessThan(1_000);
+        const event = JSON.parse(receiver.received[i]!.body) as { data: { id: number } };
+        expect(event.data.id).toBe(orderId);
+      }
+      expect(receiver.verified(hook.secret)).toHaveLength(3);
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+
+  it('listens again after its connection is lost', async () => {
+    const t = await createTestApp(quiet());
+    const receiver = new Receiver();
+    await receiver.listen();
+    const admin = new pg.Client({ connectionString: t.config.databaseUrl });
+    await admin.connect();
+    const listener = async (): Promise<number | undefined> =>
+      (
+        await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity
+            WHERE application_name = $1 AND datname = current_database()`,
+          [LISTENER_APPLICATION_NAME],
+        )
+      ).rows[0]?.pid;
+    try {
+      await subscribe(t, receiver.url, ['order.created']);
+      const product = await addProduct(t.app, 'Reconnected lead', '1.00', 10);
+      await pause(300);
+      const before = await listener();
+      expect(before).toBeDefined();
+      await admin.query('SELECT pg_terminate_backend($1)', [before]);
+      await until(async () => ((await listener()) ?? before) !== before, 5_000);
+      const placedAt = Date.now();
+      await place(t, product);
+      await until(() => receiver.received.length === 1, 2_000);
+      expect(receiver.received[0]!.arrivedAt - placedAt).toBeLessThan(1_000);
+    } finally {
+      await admin.end();
+      await t.close();
+      await receiver.close();
+    }
+  });
+});
+
 describe('the caps are on attempts in flight', () => {
-  it('a backlog of one subscription goes as fast as its receiver answers, never more than 4 at once', async () => {
+  it('a backlog of one subscription goes as fast as its receiver answers: 4 at once, 16 once it answers quickly', async () => {
     // 60 deliveries queued with no worker running; then a worker that polls only once a second.
-    // One claim of 4 per poll would need 15 s; claiming again as each attempt ends, with 4 in
-    // flight and 30 ms per answer, takes well under one.
+    // One claim of 4 per poll would need 15 s; claiming again as each attempt ends, with 4 and
+    // then (the receiver answered 2xx within a second) 16 in flight, takes well under one.
     const t = await createTestApp(webhookTestConfig({ deliver: false }));
     const receiver = new Receiver();
     await receiver.listen();
@@ -565,6 +632,36 @@ describe('the caps are on attempts in flight', () => {
       await until(() => receiver.received.length >= 60, 10_000);
       expect(Date.now() - started).toBeLessThan(4_000);
       expect(new Set(receiver.verified(hook.secret).map((d) => d.id)).size).toBe(60);
+      // Before the first answer: 4 sent. Then 16 at once, never more.
+      const firstAnswer = Math.min(...receiver.received.map((r) => r.answeredAt));
+      expect(receiver.received.filter((r) => r.arrivedAt < firstAnswer)).toHaveLength(4);
+      expect(receiver.maxOpen).toBe(16);
+    } finally {
+      await replica?.close();
+      await t.close();
+      await receiver.close();
+    }
+  });
+
+  it('a receiver that answers in more than a second keeps 4 at once', async () => {
+    const t = await createTestApp(webhookTestConfig({ deliver: false }));
+    const receiver = new Receiver();
+    await receiver.listen();
+    receiver.answer = () => ({ status: 200, afterMs: 1_100 });
+    let replica: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      const hook = await subscribe(t, receiver.url, ['order.created']);
+      for (let i = 0; i < 12; i++) {
+        const ping = await t.request({ method: 'POST', url: `/webhooks/${hook.id}/ping` });
+        expect(ping.statusCode).toBe(202);
+      }
+      replica = await buildApp({
+        ...t.config,
+        webhooks: { ...t.config.webhooks, deliver: true },
+      });
+      await replica.ready();
+      await until(() => receiver.received.length >= 12, 10_000);
+      expect(new Set(receiver.verified(hook.secret).map((d) => d.id)).size).toBe(12);
       expect(receiver.maxOpen).toBe(4);
     } finally {
       await replica?.close();
@@ -575,7 +672,7 @@ describe('the caps are on attempts in flight', () => {
 });
 
 describe('the caps across subscriptions', () => {
-  it('at most 32 requests at once from a replica, 4 per subscription', async () => {
+  it('at most 32 requests at once from a replica, 4 per subscription before it has answered', async () => {
     // 10 subscriptions with 6 pings each queued, no worker running; each receiver answers after
     // 300 ms. 10 × 4 would be 40 at once: the replica's cap of 32 holds.
     const t = await createTestApp(webhookTestConfig({ deliver: false }));
@@ -662,10 +759,10 @@ describe('claims and late attempts', () => {
   });
 
   it('deliveries claimed ahead are sent only while their claim covers an attempt', async () => {
-    // A quick receiver gets deliveries claimed ahead of its 4 slots. Here a claim (1 s) never
+    // A quick receiver gets deliveries claimed ahead of its 16 slots. Here a claim (1 s) never
     // covers a whole attempt (2 s time-out): none claimed ahead is sent from the queue; each is
     // given back unsent (the attempt it counted uncounted), claimed again and sent by a claim
-    // with a free slot. Every event arrives once, never more than 4 at once, and each delivery
+    // with a free slot. Every event arrives once, never more than 16 at once, and each delivery
     // counts the one attempt it had.
     const t = await createTestApp(
       webhookTestConfig({ deliver: false, claimLeaseMs: 1_000, timeoutMs: 2_000 }),
@@ -688,7 +785,7 @@ describe('claims and late attempts', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.received).toHaveLength(24);
       expect(new Set(receiver.verified(hook.secret).map((d) => d.id)).size).toBe(24);
-      expect(receiver.maxOpen).toBeLessThanOrEqual(4);
+      expect(receiver.maxOpen).toBeLessThanOrEqual(16);
       const rows = await stored(t, hook.id);
       expect(rows.every((r) => r.status === 'delivered' && r.claimedUntil === null)).toBe(true);
       expect(rows.map((r) => r.attempts)).toEqual(Array.from({ length: 24 }, () => 1));
@@ -755,8 +852,6 @@ describe('metrics of the backlog', () => {
     };
   }
   const AGE = 'webhook_oldest_undelivered_event_age_seconds';
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
   it('the age of the oldest undelivered event rises while a receiver fails, and is 0 once it acknowledges', async () => {
     const t = await createTestApp(webhookTestConfig());
     const receiver = new Receiver();
@@ -782,19 +877,23 @@ describe('metrics of the backlog', () => {
   });
 
   it('counts an event committed but not yet queued (no worker has numbered it)', async () => {
-    // The worker polls once at start, then not for ten minutes.
-    const t = await createTestApp(webhookTestConfig({ pollIntervalMs: 600_000 }));
+    const t = await createTestApp(webhookTestConfig());
+    // The sequencer's lock held here: no worker numbers the event meanwhile.
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl });
+    await holder.connect();
     try {
-      await pause(500);
+      await holder.query('SELECT pg_advisory_lock($1::bigint)', [String(SEQUENCER_LOCK)]);
       await place(t, await addProduct(t.app, 'Unqueued lead', '1.00', 10));
       expect(await t.app.db.event.count({ where: { sequence: null } })).toBe(1);
       const first = (await scrape(t))(AGE)!;
       await pause(300);
       expect((await scrape(t))(AGE)).toBeGreaterThanOrEqual(first + 0.25);
-      // Reading the feed numbers it; no subscription wants it, so nothing is undelivered.
+      await holder.query('SELECT pg_advisory_unlock($1::bigint)', [String(SEQUENCER_LOCK)]);
+      // Numbered now; no subscription wants it, so nothing is undelivered.
       expect((await feedAll(t)).map((e) => e.type)).toEqual(['order.created']);
       expect((await scrape(t))(AGE)).toBe(0);
     } finally {
+      await holder.end();
       await t.close();
     }
   });

@@ -2,6 +2,10 @@ import type { ServicePlugin } from '@dogshop/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ShopConfig } from '../config.js';
+import {
+  listenForCommittedEvents,
+  type CommitNotifications,
+} from '../modules/events/commit-notifications.js';
 import { DeliveryWorker } from '../modules/webhooks/delivery.js';
 import {
   countDisabledWebhooks,
@@ -9,8 +13,9 @@ import {
 } from '../modules/webhooks/repository.js';
 
 /**
- * The webhook delivery worker of this replica: starts when the app is ready, stops before it
- * closes (its attempts in flight end first, while the database is still open).
+ * The webhook delivery worker of this replica: starts when the app is ready, woken by event
+ * commits (a LISTEN connection of its own), stops before it closes (its attempts in flight end
+ * first, while the database is still open).
  */
 export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
   async (app: FastifyInstance, { config }: { config: ShopConfig }) => {
@@ -44,8 +49,19 @@ export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
       attempted: (outcome) => attempts.inc({ outcome }),
       disabled: () => disabled.inc(),
     });
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('preClose', async () => worker.stop());
+    let notifications: CommitNotifications | undefined;
+    app.addHook('onReady', async () => {
+      worker.start();
+      notifications = await listenForCommittedEvents(
+        config.databaseUrl!,
+        () => worker.eventsCommitted(),
+        app.log,
+      );
+    });
+    app.addHook('preClose', async () => {
+      await notifications?.close();
+      await worker.stop();
+    });
   },
   { name: 'webhook-delivery', dependencies: ['database'] },
 );

@@ -36,7 +36,7 @@ export async function insertEvents(tx: Tx, events: NewEvent[]): Promise<void> {
  * The sequencer's lock (a transaction-level advisory lock; the number is this one's own): one
  * sequencer at a time, across every replica.
  */
-const SEQUENCER_LOCK = 2_302_026_112_501n;
+export const SEQUENCER_LOCK = 2_302_026_112_501n;
 
 /**
  * Numbers the committed events that have no sequence yet, after every number given before,

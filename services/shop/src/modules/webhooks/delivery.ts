@@ -21,9 +21,15 @@ import { OpenedSecrets, openSecret } from './secrets.js';
 
 /** At most this much of an answer is read; the rest is not waited for. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
-/** Attempts one worker runs at once, and at most per webhook (so one slow receiver holds few). */
+/**
+ * Attempts one worker runs at once, and at most per webhook (so one slow receiver holds few);
+ * a webhook whose receiver answers quickly (QUICK_MS) may have up to QUICK_IN_FLIGHT: under
+ * load each exchange takes longer on the shop's side (tens of ms), and 4 at a time would then
+ * carry fewer events a second than a busy shop commits.
+ */
 const CONCURRENCY = 32;
 const PER_WEBHOOK = 4;
+const QUICK_IN_FLIGHT = 16;
 /**
  * Deliveries claimed ahead for a webhook whose receiver answers quickly (QUICK_MS), beyond those
  * in flight, so that the next is sent as soon as an answer frees a slot instead of after the
@@ -61,8 +67,9 @@ const CONTENDED_RETRY_MS = 10;
 /** How long a connection to a receiver is kept idle for its next request. */
 const KEEP_ALIVE_IDLE_MS = 4_000;
 /**
- * The wait before numbering again after a run that numbered events (more are likely on their
- * way): short, so deliveries are queued soon after the commit, yet one run numbers a batch.
+ * The least time between the starts of two numbering runs asked for by commits, and the wait
+ * before numbering again after a run that numbered events (more are likely on their way): short,
+ * so deliveries are queued soon after the commit, yet one run numbers a batch.
  */
 const SEQUENCE_AGAIN_MS = 20;
 /** How often old events are deleted. */
@@ -173,8 +180,11 @@ class Loop {
   /** When the planned run starts (ms since the epoch). */
   private timerAt = 0;
   private running: Promise<void> | undefined;
-  private wanted = false;
+  /** The soonest run asked for while one ran (ms since the epoch), else Infinity. */
+  private wantedAt = Infinity;
   private stopped = true;
+  /** When the last run started (ms since the epoch). */
+  startedAt = 0;
 
   constructor(private readonly step: () => Promise<number>) {}
 
@@ -195,7 +205,7 @@ class Loop {
   runIn(delayMs: number): void {
     if (this.stopped) return;
     if (this.running) {
-      if (delayMs === 0) this.wanted = true;
+      this.wantedAt = Math.min(this.wantedAt, Date.now() + delayMs);
       return;
     }
     if (this.timer && this.timerAt <= Date.now() + delayMs) return;
@@ -203,10 +213,11 @@ class Loop {
     this.timerAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.wanted = false;
+      this.wantedAt = Infinity;
+      this.startedAt = Date.now();
       this.running = this.step().then((next) => {
         this.running = undefined;
-        this.runIn(this.wanted ? 0 : next);
+        this.runIn(Math.min(next, Math.max(0, this.wantedAt - Date.now())));
       });
     }, delayMs);
   }
@@ -215,17 +226,20 @@ class Loop {
 /**
  * Each replica's delivery worker: two loops and the attempts in flight.
  *
- * Numbering: every `pollIntervalMs`, and SEQUENCE_AGAIN_MS after a run that numbered events
- * (then twice as long after each run that numbered none, up to `pollIntervalMs`), it numbers
- * newly committed events, which queues their deliveries, and asks for a claim at once.
+ * Numbering: as soon as a transaction that wrote events commits (`eventsCommitted`, from the
+ * commit notifications; at most one run per SEQUENCE_AGAIN_MS), every `pollIntervalMs`, and
+ * SEQUENCE_AGAIN_MS after a run that numbered events (then twice as long after each run that
+ * numbered none, up to `pollIntervalMs`), it numbers newly committed events, which queues their
+ * deliveries, and asks for a claim at once. The polls find every event when notifications are
+ * lost (a listener reconnecting).
  *
  * Turns: one statement each (recordAndClaim) records the attempts that ended since the last turn
  * and claims due deliveries up to the room left under two caps: CONCURRENCY attempts in all
- * (claimed and not yet recorded) and PER_WEBHOOK requests in flight per webhook. Each delivery is
- * sent on its own, so a slow or dead receiver delays only its own deliveries: every attempt is
- * bounded by the time-out, and a webhook with PER_WEBHOOK requests in flight here gets no more
- * claimed until one is answered. For a webhook whose receiver answers quickly up to AHEAD more
- * are claimed and wait here for a slot, so a slot is refilled as soon as it frees, and one turn
+ * (claimed and not yet recorded) and PER_WEBHOOK requests in flight per webhook (QUICK_IN_FLIGHT
+ * for a receiver that answers quickly). Each delivery is sent on its own, so a slow or dead
+ * receiver delays only its own deliveries: every attempt is bounded by the time-out, and a
+ * webhook at its cap here gets no more claimed until one is answered. For a webhook whose
+ * receiver answers quickly up to AHEAD more are claimed and wait here for a slot, so a slot is refilled as soon as it frees, and one turn
  * records and claims several. A turn runs as soon as an attempt ends (to record it) and claims
  * every `pollIntervalMs` while nothing more is known to be due, and at once when room frees up for
  * a claim that was cut short by a cap (the webhook's own or the worker's), so a backlog is sent
@@ -323,6 +337,15 @@ export class DeliveryWorker {
     this.agents.https.destroy();
   }
 
+  /**
+   * Events were committed (a notification, from any replica): numbered now, or SEQUENCE_AGAIN_MS
+   * after the last numbering run started, so a stream of commits is numbered in batches rather
+   * than a run each.
+   */
+  eventsCommitted(): void {
+    this.numbering.runIn(Math.max(0, this.numbering.startedAt + SEQUENCE_AGAIN_MS - Date.now()));
+  }
+
   /** Numbers committed events (queueing their deliveries); deletes old events now and then. */
   private async number(): Promise<number> {
     try {
@@ -365,11 +388,11 @@ export class DeliveryWorker {
       for (const id of new Set([...this.inFlight.keys(), ...this.ready.keys(), ...this.quick])) {
         const extra = this.quick.has(id) ? Math.max(0, Math.min(AHEAD, ahead)) : 0;
         ahead -= extra;
-        room.set(id, Math.max(0, PER_WEBHOOK + extra - this.heldFor(id)));
+        room.set(id, Math.max(0, this.inFlightCap(id) + extra - this.heldFor(id)));
       }
       claim = {
         limit: free,
-        perWebhook: PER_WEBHOOK + AHEAD,
+        perWebhook: QUICK_IN_FLIGHT + AHEAD,
         defaultRoom: PER_WEBHOOK,
         leaseMs: this.config.claimLeaseMs,
         room,
@@ -459,6 +482,11 @@ export class DeliveryWorker {
     return this.waiting + this.sending + this.unrecorded.length;
   }
 
+  /** How many of a webhook's deliveries may be in flight at once here. */
+  private inFlightCap(id: number): number {
+    return this.quick.has(id) ? QUICK_IN_FLIGHT : PER_WEBHOOK;
+  }
+
   /** A webhook's deliveries claimed here and not yet answered. */
   private heldFor(id: number): number {
     return (this.inFlight.get(id) ?? 0) + (this.ready.get(id)?.length ?? 0);
@@ -470,20 +498,21 @@ export class DeliveryWorker {
     if (this.backlog) return true;
     const ids = webhookId === undefined ? this.backlogged : [webhookId];
     for (const id of ids) {
-      const cap = PER_WEBHOOK + (this.quick.has(id) && this.waiting < READY_MAX ? AHEAD : 0);
+      const cap =
+        this.inFlightCap(id) + (this.quick.has(id) && this.waiting < READY_MAX ? AHEAD : 0);
       if (this.backlogged.has(id) && this.heldFor(id) < cap) return true;
     }
     return false;
   }
 
   /**
-   * Sends a webhook's waiting deliveries while it has fewer than PER_WEBHOOK in flight. One
+   * Sends a webhook's waiting deliveries while it has fewer than its cap in flight. One
    * claimed ahead whose claim no longer covers an attempt is given back unsent (`fresh`: just
    * claimed).
    */
   private pump(id: number, fresh = false): void {
     const queue = this.ready.get(id);
-    while (queue && queue.length > 0 && (this.inFlight.get(id) ?? 0) < PER_WEBHOOK) {
+    while (queue && queue.length > 0 && (this.inFlight.get(id) ?? 0) < this.inFlightCap(id)) {
       const { delivery, sendBy } = queue.shift()!;
       this.waiting--;
       if (!fresh && Date.now() > sendBy) {
