@@ -2,20 +2,22 @@ import type { ServicePlugin } from '@dogshop/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ShopConfig } from '../config.js';
-import {
-  listenForCommittedEvents,
-  type CommitNotifications,
-} from '../modules/events/commit-notifications.js';
 import { DeliveryWorker } from '../modules/webhooks/delivery.js';
 import {
   countDisabledWebhooks,
   oldestUndeliveredAgeSeconds,
 } from '../modules/webhooks/repository.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's successful answers follow a commit that wrote events (see the hook below). */
+    writesEvents?: boolean;
+  }
+}
+
 /**
- * The webhook delivery worker of this replica: starts when the app is ready, woken by event
- * commits (a LISTEN connection of its own), stops before it closes (its attempts in flight end
- * first, while the database is still open).
+ * The webhook delivery worker of this replica: starts when the app is ready, stops before it
+ * closes (its attempts in flight end first, while the database is still open).
  */
 export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
   async (app: FastifyInstance, { config }: { config: ShopConfig }) => {
@@ -49,19 +51,18 @@ export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
       attempted: (outcome) => attempts.inc({ outcome }),
       disabled: () => disabled.inc(),
     });
-    let notifications: CommitNotifications | undefined;
-    app.addHook('onReady', async () => {
-      worker.start();
-      notifications = await listenForCommittedEvents(
-        config.databaseUrl!,
-        () => worker.eventsCommitted(),
-        app.log,
-      );
+    // A write answered here committed events: this replica's worker numbers and sends them at
+    // once instead of at its next poll. (Not a NOTIFY from the transaction: PostgreSQL holds a
+    // database-wide lock from a notifying transaction's commit until it ends, so orders would
+    // commit one at a time: 11-25 % fewer orders a second at 16 connections, measured.) Events
+    // committed on other replicas, or by other paths, are found by the poll.
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.routeOptions.config.writesEvents && reply.statusCode < 300) {
+        worker.eventsCommitted();
+      }
     });
-    app.addHook('preClose', async () => {
-      await notifications?.close();
-      await worker.stop();
-    });
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('preClose', async () => worker.stop());
   },
   { name: 'webhook-delivery', dependencies: ['database'] },
 );

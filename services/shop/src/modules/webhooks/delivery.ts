@@ -226,12 +226,12 @@ class Loop {
 /**
  * Each replica's delivery worker: two loops and the attempts in flight.
  *
- * Numbering: as soon as a transaction that wrote events commits (`eventsCommitted`, from the
- * commit notifications; at most one run per SEQUENCE_AGAIN_MS), every `pollIntervalMs`, and
- * SEQUENCE_AGAIN_MS after a run that numbered events (then twice as long after each run that
- * numbered none, up to `pollIntervalMs`), it numbers newly committed events, which queues their
- * deliveries, and asks for a claim at once. The polls find every event when notifications are
- * lost (a listener reconnecting).
+ * Numbering: as soon as this replica has committed events (`eventsCommitted`, called when a
+ * route that writes them answers; at most one run per SEQUENCE_AGAIN_MS), every
+ * `pollIntervalMs`, and SEQUENCE_AGAIN_MS after a run that numbered events (then twice as long
+ * after each run that numbered none, up to `pollIntervalMs`), it numbers newly committed events,
+ * which queues their deliveries, and asks for a claim at once. The polls find every event,
+ * whichever replica or path committed it.
  *
  * Turns: one statement each (recordAndClaim) records the attempts that ended since the last turn
  * and claims due deliveries up to the room left under two caps: CONCURRENCY attempts in all
@@ -338,7 +338,7 @@ export class DeliveryWorker {
   }
 
   /**
-   * Events were committed (a notification, from any replica): numbered now, or SEQUENCE_AGAIN_MS
+   * Events were committed here: numbered now, or SEQUENCE_AGAIN_MS
    * after the last numbering run started, so a stream of commits is numbered in batches rather
    * than a run each.
    */

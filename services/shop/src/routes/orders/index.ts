@@ -23,7 +23,12 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/orders',
     {
       schema: createOrderOperation,
-      config: { auth: 'apiKey', personal: true, normalize: { email: ['customer_email'] } },
+      config: {
+        auth: 'apiKey',
+        personal: true,
+        normalize: { email: ['customer_email'] },
+        writesEvents: true,
+      },
     },
     async (request, reply) => {
       const key = request.headers['idempotency-key'];
@@ -50,7 +55,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/orders/:id',
-    { schema: updateOrderStatusOperation, config: { auth: 'apiKey', personal: true } },
+    {
+      schema: updateOrderStatusOperation,
+      config: { auth: 'apiKey', personal: true, writesEvents: true },
+    },
     async (request) => ({
       success: true as const,
       message: await setOrderStatus(app.db, request.params.id, request.body.status),

@@ -20,7 +20,12 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: createProductReviewOperation,
       // Length bounds apply after trimming, so the schema judges (and the service stores) the
       // trimmed text.
-      config: { auth: 'customer', personal: true, normalize: { trim: ['title', 'comment'] } },
+      config: {
+        auth: 'customer',
+        personal: true,
+        normalize: { trim: ['title', 'comment'] },
+        writesEvents: true,
+      },
     },
     async (request, reply) => {
       const { id: customerId } = signedInAccount(request);
