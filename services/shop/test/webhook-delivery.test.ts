@@ -136,6 +136,27 @@ const place = async (t: TestApp, productId: number, quantity = 1, price = 1) => 
   return res.json().data.order_id as number;
 };
 
+/** A replica of `t`'s shop with its delivery worker running (`webhooks` on top of t's). */
+async function deliveringReplica(
+  t: TestApp,
+  webhooks: Partial<TestApp['config']['webhooks']> = {},
+) {
+  const replica = await buildApp({
+    ...t.config,
+    webhooks: { ...t.config.webhooks, deliver: true, ...webhooks },
+  });
+  await replica.ready();
+  return replica;
+}
+
+/** Queues `count` pings of a webhook (deliveries due at once). */
+async function queuePings(t: TestApp, webhookId: number, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const ping = await t.request({ method: 'POST', url: `/webhooks/${webhookId}/ping` });
+    expect(ping.statusCode).toBe(202);
+  }
+}
+
 describe('every event type, from the real operations, signed', () => {
   let t: TestApp;
   const all = new Receiver();
@@ -612,11 +633,7 @@ describe('the caps are on attempts in flight', () => {
         await Promise.all(Array.from({ length: 10 }, () => place(t, product)));
       }
       await feedAll(t); // numbers them: 60 deliveries queued
-      replica = await buildApp({
-        ...t.config,
-        webhooks: { ...t.config.webhooks, deliver: true, pollIntervalMs: 1_000 },
-      });
-      await replica.ready();
+      replica = await deliveringReplica(t, { pollIntervalMs: 1_000 });
       const started = Date.now();
       await until(() => receiver.received.length >= 60, 10_000);
       expect(Date.now() - started).toBeLessThan(4_000);
@@ -640,15 +657,8 @@ describe('the caps are on attempts in flight', () => {
     let replica: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
       const hook = await subscribe(t, receiver.url, ['order.created']);
-      for (let i = 0; i < 12; i++) {
-        const ping = await t.request({ method: 'POST', url: `/webhooks/${hook.id}/ping` });
-        expect(ping.statusCode).toBe(202);
-      }
-      replica = await buildApp({
-        ...t.config,
-        webhooks: { ...t.config.webhooks, deliver: true },
-      });
-      await replica.ready();
+      await queuePings(t, hook.id, 12);
+      replica = await deliveringReplica(t);
       await until(() => receiver.received.length >= 12, 10_000);
       expect(new Set(receiver.verified(hook.secret).map((d) => d.id)).size).toBe(12);
       expect(receiver.maxOpen).toBe(4);
@@ -672,16 +682,9 @@ describe('the caps across subscriptions', () => {
         await receiver.listen();
         receiver.answer = () => ({ status: 200, afterMs: 300 });
         const hook = await subscribe(t, receiver.url, ['order.created']);
-        for (let i = 0; i < 6; i++) {
-          const ping = await t.request({ method: 'POST', url: `/webhooks/${hook.id}/ping` });
-          expect(ping.statusCode).toBe(202);
-        }
+        await queuePings(t, hook.id, 6);
       }
-      replica = await buildApp({
-        ...t.config,
-        webhooks: { ...t.config.webhooks, deliver: true },
-      });
-      await replica.ready();
+      replica = await deliveringReplica(t);
       const all = () => receivers.flatMap((r) => r.received);
       await until(() => all().length >= 60, 20_000);
       // The most requests open at once, over all receivers.
@@ -765,11 +768,7 @@ describe('claims and late attempts', () => {
       const product = await addProduct(t.app, 'Ahead lead', '1.00', 1000);
       await Promise.all(Array.from({ length: 24 }, () => place(t, product)));
       await feedAll(t); // numbers them: 24 deliveries queued
-      replica = await buildApp({
-        ...t.config,
-        webhooks: { ...t.config.webhooks, deliver: true },
-      });
-      await replica.ready();
+      replica = await deliveringReplica(t);
       await until(() => receiver.received.length >= 24, 20_000);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.received).toHaveLength(24);
