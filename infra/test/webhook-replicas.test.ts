@@ -67,7 +67,9 @@ const receiver = new (class Receiver {
       error: undefined,
     };
     this.arrivals.push(arrival);
-    req.socket.once('close', () => (arrival.end ??= performance.now()));
+    // The exchange's end, answered or not (a hung request's ends when its connection does). On
+    // the response, not the kept-alive socket, which would gather a listener per request.
+    res.once('close', () => (arrival.end ??= performance.now()));
     // While the request is open its socket exists on both ends: find the process at the other
     // (synchronously: a few hundred system calls, no trips through libuv's busy thread pool).
     arrival.replica = socketOwner(req.socket.remotePort!, this.port);
