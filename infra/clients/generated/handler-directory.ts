@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * A new one-time set-password token for an account
-         * @description The answer carries a new `setPasswordToken` (72 hours; earlier ones stop working). The current password keeps working until a new one is set. Admin only.
+         * @description The answer carries a new `setPasswordToken` (72 hours; earlier ones stop working). The current password, and the tokens signed in with it, keep working until a new one is set. Admin only.
          */
         post: operations["resetAccountPassword"];
         delete?: never;
@@ -118,7 +118,7 @@ export interface paths {
         get?: never;
         /**
          * Change the signed-in account's password
-         * @description The current password must be given; a wrong one is 401 and counts as a failed login. Any role.
+         * @description The current password must be given; a wrong one is 401 and counts as a failed login. Every token of the account signed before the change stops working (signed in elsewhere: signed out); the answer carries a new token for this session. Any role.
          */
         put: operations["changePassword"];
         post?: never;
@@ -139,7 +139,7 @@ export interface paths {
         put?: never;
         /**
          * Set a password with a one-time set-password token
-         * @description No login needed: the token (from creating the account or a password reset) names the account. It works once and for 72 hours; an unknown, used or expired token answers 400.
+         * @description No login needed: the token (from creating the account or a password reset) names the account. It works once and for 72 hours; an unknown, used or expired token answers 400. Tokens of the account signed before stop working.
          */
         post: operations["setPassword"];
         delete?: never;
@@ -662,6 +662,14 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["Me"];
+        };
+        /** PasswordChanged */
+        PasswordChanged: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+            /** @description A new token for this session: every token signed before the change, this request's too, no longer works */
+            token: string;
         };
         /** PasswordResetResponse */
         PasswordResetResponse: {
@@ -1895,7 +1903,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The password was changed */
+            /** @description The password was changed; use the new token from now on */
             200: {
                 headers: {
                     /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
@@ -1906,10 +1914,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "message": "Passwort wurde gesetzt"
+                     *       "message": "Passwort wurde gesetzt",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2NjVmMWMyYWI0ZDNlOGExYzJmMGIwMDIifQ.c2lnbmF0dXJl"
                      *     }
                      */
-                    "application/json": components["schemas"]["PasswordSet"];
+                    "application/json": components["schemas"]["PasswordChanged"];
                 };
             };
             /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */

@@ -12,6 +12,12 @@ export interface AccountRegistry {}
 /** What every service's account has, for shared plugins (logs, audit lines). */
 export interface AccountIdentity {
   id: string | number;
+  /**
+   * Raised whenever the account's earlier tokens must end (its password changed or was reset):
+   * a token carries the version it was signed at (`ver`, 0 when absent) and works only while it
+   * is the account's. Absent: 0.
+   */
+  tokenVersion?: number;
 }
 
 export type SignedInAccount = AccountRegistry extends {

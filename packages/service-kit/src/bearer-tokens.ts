@@ -1,7 +1,7 @@
 import jwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { SignedInAccount } from './account.js';
+import type { AccountIdentity, SignedInAccount } from './account.js';
 import { unauthorized } from './http-error.js';
 
 declare module 'fastify' {
@@ -11,8 +11,15 @@ declare module 'fastify' {
      * token; a token that is malformed, expired, tampered, of another issuer or audience, or
      * issued in the future). Whose token it is (does the account exist?) is the service's check.
      */
-    verifyBearerToken: (request: FastifyRequest) => Promise<{ sub: string }>;
+    verifyBearerToken: (request: FastifyRequest) => Promise<BearerClaims>;
   }
+}
+
+/** The claims the services read: whose token it is, and the account's token version then. */
+export interface BearerClaims {
+  sub: string;
+  /** The account's `tokenVersion` when the token was signed (absent: 0). */
+  ver?: number;
 }
 
 export interface BearerTokenOptions {
@@ -53,16 +60,20 @@ export const bearerTokens = fp<BearerTokenOptions>(
     });
     app.decorate('verifyBearerToken', async (request: FastifyRequest) => {
       if (!request.headers.authorization) throw unauthorized(opts.messages.missing);
-      let claims: { sub?: unknown; iat?: unknown };
+      let claims: { sub?: unknown; iat?: unknown; ver?: unknown };
       try {
-        claims = await request.jwtVerify<{ sub?: unknown; iat?: unknown }>();
+        claims = await request.jwtVerify<{ sub?: unknown; iat?: unknown; ver?: unknown }>();
       } catch {
         throw unauthorized(opts.messages.invalid);
       }
-      if (typeof claims.sub !== 'string' || issuedInTheFuture(claims.iat)) {
+      if (
+        typeof claims.sub !== 'string' ||
+        issuedInTheFuture(claims.iat) ||
+        (claims.ver !== undefined && !(Number.isSafeInteger(claims.ver) && Number(claims.ver) >= 0))
+      ) {
         throw unauthorized(opts.messages.invalid);
       }
-      return claims as { sub: string };
+      return claims as BearerClaims;
     });
   },
   { name: 'bearer-tokens' },
@@ -70,18 +81,24 @@ export const bearerTokens = fp<BearerTokenOptions>(
 
 /**
  * The check of a bearer scheme: a valid token whose `sub` names an account `find` still knows
- * (else 401 with `message`). The account is looked up on every request, so deleting or disabling
- * it ends its tokens at once; its current record, not the token's claims, is `request.account`.
+ * (else 401 with `message`), signed at the account's current `tokenVersion` (else 401 with
+ * `endedMessage`). The account is looked up on every request, so deleting or disabling it, or
+ * raising its token version, ends its tokens at once; its current record, not the token's
+ * claims, is `request.account`.
  */
 export const signedInAccountCheck =
   (
     app: FastifyInstance,
     find: (id: string) => Promise<SignedInAccount | null>,
     message: string,
+    endedMessage = message,
   ): ((request: FastifyRequest) => Promise<void>) =>
   async (request) => {
     const claims = await app.verifyBearerToken(request);
     const account = await find(claims.sub);
     if (!account) throw unauthorized(message);
+    // Read as the shared identity: a service's own account type may not declare it (none: 0).
+    const { tokenVersion = 0 } = account as AccountIdentity;
+    if ((claims.ver ?? 0) !== tokenVersion) throw unauthorized(endedMessage);
     request.account = account;
   };

@@ -83,7 +83,12 @@ export {
   withoutCredentials,
 } from './startup.js';
 export { acquireDataDirLock, type LockInfo, type LockResult } from './data-dir-lock.js';
-export { bearerTokens, signedInAccountCheck, type BearerTokenOptions } from './bearer-tokens.js';
+export {
+  bearerTokens,
+  signedInAccountCheck,
+  type BearerClaims,
+  type BearerTokenOptions,
+} from './bearer-tokens.js';
 export { routeAuth, type AuthScheme, type RouteAuthOptions } from './route-auth.js';
 export {
   CACHE_CONTROL,

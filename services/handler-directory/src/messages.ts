@@ -20,6 +20,8 @@ export const MESSAGES = {
   tokenMissing: 'Nicht angemeldet: Bearer-Token fehlt',
   tokenInvalid: 'Nicht angemeldet: Token ungültig oder abgelaufen',
   accountInactive: 'Nicht angemeldet: Konto existiert nicht mehr oder ist deaktiviert',
+  tokenEnded:
+    'Nicht angemeldet: das Passwort des Kontos wurde seit dieser Anmeldung geändert oder zurückgesetzt',
   forbidden: 'Keine Berechtigung: diese Aktion ist nur für Administratoren',
   forbiddenForHandlers:
     'Keine Berechtigung: diese Aktion ist nur für Administratoren und Betrachter',

@@ -7,6 +7,7 @@ import {
   AccountResponseSchema,
   CreatedAccountResponseSchema,
   MeResponseSchema,
+  PasswordChangedResponseSchema,
   PasswordResetResponseSchema,
 } from '@dogshop/contracts/handler-directory';
 import { createTestApp, type Account, type TestApp } from './support/app.js';
@@ -252,6 +253,61 @@ describe('the signed-in account', () => {
     expect(right.statusCode).toBe(200);
     expect(await t.login('peter.passwort', 'a brand new passphrase')).toEqual(expect.any(String));
     await expect(t.login('peter.passwort', PASSWORD)).rejects.toThrow(/401/);
+  });
+});
+
+describe('a changed password ends the tokens signed before it', () => {
+  const me = (token: string) =>
+    t.request({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+  const ENDED = /Passwort des Kontos wurde seit dieser Anmeldung geändert/;
+
+  it('changing it: every earlier token of the account is refused, the answer carries a working one', async () => {
+    const { account } = await handlerAccount('gerda.geraet');
+    const otherDevice = await t.login('gerda.geraet', PASSWORD);
+    const res = await t.request({
+      method: 'PUT',
+      url: '/api/auth/password',
+      payload: { currentPassword: PASSWORD, newPassword: 'a phone thief cannot stay' },
+      as: account,
+    });
+    expect(res.statusCode).toBe(200);
+    expectContract(PasswordChangedResponseSchema, res.json());
+    const { token } = res.json<{ token: string }>();
+    expectDirectoryError(await me(account.token), 401, ENDED);
+    expectDirectoryError(await me(otherDevice), 401, ENDED);
+    const fresh = await me(token);
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.json().data.username).toBe('gerda.geraet');
+    // Other accounts are untouched.
+    expect((await me(t.viewer.token)).statusCode).toBe(200);
+    // A wrong current password changes nothing: the new token keeps working.
+    const wrong = await t.request({
+      method: 'PUT',
+      url: '/api/auth/password',
+      payload: { currentPassword: PASSWORD, newPassword: 'another new passphrase' },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect((await me(token)).statusCode).toBe(200);
+  });
+
+  it('a reset leaves the tokens working until the new password is set with its link', async () => {
+    const { account } = await handlerAccount('rudi.reset');
+    const reset = await t.request({
+      method: 'POST',
+      url: `/api/accounts/${account.id}/password-reset`,
+      as: t.admin,
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await me(account.token)).statusCode).toBe(200);
+    const newPassword = 'set by the link again';
+    expect((await setPassword(reset.json().setPasswordToken, newPassword)).statusCode).toBe(200);
+    expectDirectoryError(await me(account.token), 401, ENDED);
+    expect((await me(await t.login('rudi.reset', newPassword))).statusCode).toBe(200);
   });
 });
 

@@ -13,8 +13,10 @@
 //                       account, disabled and deleted accounts, role taken from the account;
 //                       one 401 for unknown user, wrong password and disabled account; 429 with
 //                       Retry-After after 5 failures per client and username (password unchecked)
-//   attacks.test.ts     RS256 and HS/RS confusion, future iat, unknown-user and wrong-password
-//                       logins take the same time (paired timings within 25%)
+//   attacks.test.ts     RS256 and HS/RS confusion, future iat, a malformed or outdated token
+//                       version, unknown-user and wrong-password logins take the same time
+//                       (paired timings within 25%)
+//   accounts.test.ts    a changed password ends the account's earlier tokens
 // API3 Broken object property level authorization
 //   users.test.ts       read-only fields sent back (_id, createdAt, updatedAt, __v) are ignored
 //   fuzz.test.ts        every fuzzed answer scanned for password hashes and internal fields
@@ -207,8 +209,16 @@ describe('API2: authentication', () => {
     ],
     ['issued an hour in the future', () => hs256(adminClaims({ iat: Date.now() / 1000 + 3600 }))],
     ['with a non-numeric iat', () => hs256(adminClaims({ iat: 'now' }))],
+    ['with a token version that is text', () => hs256(adminClaims({ ver: '0' }))],
+    ['with a negative token version', () => hs256(adminClaims({ ver: -1 }))],
+    ['with a fractional token version', () => hs256(adminClaims({ ver: 0.5 }))],
   ])('refuses a token %s with 401', async (_label, token) => {
     expectDirectoryError(await listWith(token()), 401, MESSAGES.tokenInvalid);
+  });
+
+  it("refuses a token signed at another of the account's token versions", async () => {
+    expect((await listWith(hs256(adminClaims({ ver: 0 })))).statusCode).toBe(200);
+    expectDirectoryError(await listWith(hs256(adminClaims({ ver: 1 }))), 401, MESSAGES.tokenEnded);
   });
 
   it('accepts a token whose iat is a few seconds ahead (clock skew between servers)', async () => {

@@ -207,6 +207,17 @@ export const PasswordSetResponseSchema = Type.Object(SuccessMessageSchema.proper
   title: 'PasswordSet',
   additionalProperties: false,
 });
+/** `{success: true, message, token}`: the password changed, and this session's new token. */
+export const PasswordChangedResponseSchema = Type.Object(
+  {
+    ...SuccessMessageSchema.properties,
+    token: Type.String({
+      description:
+        "A new token for this session: every token signed before the change, this request's too, no longer works",
+    }),
+  },
+  { $id: 'PasswordChanged', title: 'PasswordChanged', additionalProperties: false },
+);
 
 const accountExample: Account = {
   id: '665f1c2ab4d3e8a1c2f0b002',
@@ -256,14 +267,20 @@ export const changePasswordOperation = {
   operationId: 'changePassword',
   summary: "Change the signed-in account's password",
   description:
-    'The current password must be given; a wrong one is 401 and counts as a failed login. Any role.',
+    'The current password must be given; a wrong one is 401 and counts as a failed login. Every token of the account signed before the change stops working (signed in elsewhere: signed out); the answer carries a new token for this session. Any role.',
   body: documented(ChangePasswordBodySchema, {
     examples: [{ currentPassword: 'my old passphrase', newPassword: 'a new long passphrase' }],
   }),
   response: {
-    200: documented(PasswordSetResponseSchema, {
-      description: 'The password was changed',
-      examples: [{ success: true, message: 'Passwort wurde gesetzt' }],
+    200: documented(PasswordChangedResponseSchema, {
+      description: 'The password was changed; use the new token from now on',
+      examples: [
+        {
+          success: true,
+          message: 'Passwort wurde gesetzt',
+          token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2NjVmMWMyYWI0ZDNlOGExYzJmMGIwMDIifQ.c2lnbmF0dXJl',
+        },
+      ],
     }),
     ...directoryErrors(
       400,
@@ -280,7 +297,7 @@ export const setPasswordOperation = {
   operationId: 'setPassword',
   summary: 'Set a password with a one-time set-password token',
   description:
-    'No login needed: the token (from creating the account or a password reset) names the account. It works once and for 72 hours; an unknown, used or expired token answers 400.',
+    'No login needed: the token (from creating the account or a password reset) names the account. It works once and for 72 hours; an unknown, used or expired token answers 400. Tokens of the account signed before stop working.',
   body: documented(SetPasswordBodySchema, {
     examples: [{ token: EXAMPLE_SET_PASSWORD_TOKEN, password: 'a new long passphrase' }],
   }),
@@ -382,7 +399,7 @@ export const resetAccountPasswordOperation = {
   operationId: 'resetAccountPassword',
   summary: 'A new one-time set-password token for an account',
   description:
-    'The answer carries a new `setPasswordToken` (72 hours; earlier ones stop working). The current password keeps working until a new one is set. Admin only.',
+    'The answer carries a new `setPasswordToken` (72 hours; earlier ones stop working). The current password, and the tokens signed in with it, keep working until a new one is set. Admin only.',
   params: AccountIdParamsSchema,
   response: {
     200: documented(PasswordResetResponseSchema, {

@@ -14,6 +14,11 @@ export interface AccountRecord {
   disabledAt: Date | null;
   /** The pending one-time set-password token: its SHA-256 (never the token) and its end. */
   setPassword?: { tokenHash: string; expiresAt: Date };
+  /**
+   * Raised when the password is changed, reset or set: tokens signed at an earlier version end
+   * (see service-kit's signedInAccountCheck). Absent in accounts stored before it existed: 0.
+   */
+  tokenVersion?: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,6 +32,7 @@ const accountSchema = new Schema<AccountRecord>(
     role: { type: String, required: true, enum: ACCOUNT_ROLES, default: 'admin' },
     handlerId: { type: Schema.Types.ObjectId, default: null },
     disabledAt: { type: Date, default: null },
+    tokenVersion: { type: Number, default: 0, min: 0 },
     setPassword: {
       type: new Schema(
         { tokenHash: { type: String, required: true }, expiresAt: { type: Date, required: true } },

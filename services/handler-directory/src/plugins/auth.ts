@@ -19,7 +19,9 @@ export const JWT_AUDIENCE = 'dogshop-handler-directory-admins';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    signAccountToken: (account: Pick<Account, 'id' | 'username' | 'role'>) => string;
+    signAccountToken: (
+      account: Pick<Account, 'id' | 'username' | 'role' | 'tokenVersion'>,
+    ) => string;
   }
 }
 
@@ -36,8 +38,9 @@ declare module '@dogshop/service-kit' {
  * - `admin`: `admin` only (every change, the accounts);
  * - `ownHandlerRead` / `ownHandlerWrite`: `staff` / `admin`, or the `handler` account bound to
  *   the handler of the path's `:id` (object-level authorisation of self-service).
- * The account is looked up on every request, so deleting or disabling it ends its tokens at once,
- * and its current role and binding (not the token's) decide. Also signs tokens.
+ * The account is looked up on every request, so deleting or disabling it, or changing or resetting
+ * its password (its token version), ends its tokens at once, and its current role and binding
+ * (not the token's) decide. Also signs tokens, with the account's token version (`ver`).
  */
 export const auth: ServicePlugin<DirectoryConfig> = fp(
   async (app: FastifyInstance, _context: ServiceContext<DirectoryConfig>) => {
@@ -45,6 +48,7 @@ export const auth: ServicePlugin<DirectoryConfig> = fp(
       app,
       (id) => findActiveAccount(app.db, id),
       MESSAGES.accountInactive,
+      MESSAGES.tokenEnded,
     );
     const signedIn = async (request: FastifyRequest): Promise<Account> => {
       await account(request);
@@ -77,8 +81,13 @@ export const auth: ServicePlugin<DirectoryConfig> = fp(
     });
     app.decorate(
       'signAccountToken',
-      ({ id, username, role }: Pick<Account, 'id' | 'username' | 'role'>) =>
-        app.jwt.sign({ sub: id, username, role }),
+      ({
+        id,
+        username,
+        role,
+        tokenVersion,
+      }: Pick<Account, 'id' | 'username' | 'role' | 'tokenVersion'>) =>
+        app.jwt.sign({ sub: id, username, role, ver: tokenVersion }),
     );
   },
   { name: 'auth', dependencies: ['database', 'bearer-tokens'] },

@@ -11,6 +11,8 @@ export interface Account {
   handlerId: string | null;
   disabledAt: Date | null;
   passwordSet: boolean;
+  /** Tokens signed at another version no longer work. */
+  tokenVersion: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +24,7 @@ export const toAccount = (record: AccountRecord): Account => ({
   handlerId: record.handlerId ? record.handlerId.toHexString() : null,
   disabledAt: record.disabledAt ?? null,
   passwordSet: Boolean(record.passwordHash),
+  tokenVersion: record.tokenVersion ?? 0,
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
 });

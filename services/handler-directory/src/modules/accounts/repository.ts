@@ -51,8 +51,21 @@ export const updateAccountRecord = (db: DirectoryDb, id: string, set: AccountCha
     .lean<AccountRecord>();
 
 /**
+ * Replaces an account's password and ends its tokens (raises its token version); the changed
+ * record, or null when there is none.
+ */
+export const replacePassword = (db: DirectoryDb, id: string, passwordHash: string) =>
+  db.admins
+    .findByIdAndUpdate(
+      id,
+      { $set: { passwordHash }, $inc: { tokenVersion: 1 } },
+      { returnDocument: 'after', runValidators: true },
+    )
+    .lean<AccountRecord>();
+
+/**
  * Sets the password of the enabled account whose pending token has this hash and has not
- * expired, and forgets the token, in one update: a token works once, even when two requests
+ * expired, forgets the token and ends the account's tokens, in one update: a token works once, even when two requests
  * race. The account, or null. (Through the driver: the filter's operator on the token's end is
  * ours, and Mongoose's filter sanitising would neutralise it inside the nested path.)
  */
@@ -64,7 +77,12 @@ export const consumeSetPasswordToken = (
 ) =>
   db.admins.collection.findOneAndUpdate(
     { 'setPassword.tokenHash': tokenHash, 'setPassword.expiresAt': { $gt: now }, disabledAt: null },
-    { $set: { passwordHash, updatedAt: now }, $unset: { setPassword: 1 } },
+    {
+      $set: { passwordHash, updatedAt: now },
+      $unset: { setPassword: 1 },
+      // Tokens signed before end, as after any password change.
+      $inc: { tokenVersion: 1 },
+    },
     { returnDocument: 'after' },
   ) as Promise<AccountRecord | null>;
 

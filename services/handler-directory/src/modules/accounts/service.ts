@@ -22,6 +22,7 @@ import {
   findAllAccounts,
   insertAccount,
   markDisabled,
+  replacePassword,
   updateAccountRecord,
 } from './repository.js';
 import {
@@ -252,7 +253,10 @@ export async function changeAccount(
   return toAccount(after);
 }
 
-/** A new set-password token for the account; earlier ones stop working. */
+/**
+ * A new set-password token for the account; earlier ones stop working. Its password and tokens
+ * keep working until the new password is set (setPasswordWithToken ends the tokens).
+ */
 export async function resetPassword(
   db: DirectoryDb,
   id: string,
@@ -283,7 +287,8 @@ export async function setPasswordWithToken(
 
 /**
  * Changes the signed-in account's password; the current one is checked as a login is (the
- * limiter counts a wrong one, 401).
+ * limiter counts a wrong one, 401). Every token of the account ends, this session's too: the
+ * account as changed (its new token version), to sign this session's next token with.
  */
 export async function changePassword(
   db: DirectoryDb,
@@ -291,11 +296,12 @@ export async function changePassword(
   ip: string,
   account: Account,
   passwords: { currentPassword: string; newPassword: string },
-): Promise<void> {
+): Promise<Account> {
   await limiter.login(ip, account.username, () =>
     authenticate(db, account.username, passwords.currentPassword),
   );
-  await updateAccountRecord(db, account.id, {
-    passwordHash: await hashPassword(passwords.newPassword),
-  });
+  const record = await replacePassword(db, account.id, await hashPassword(passwords.newPassword));
+  // Deleted between the check and the update: its tokens have ended anyway.
+  if (!record) throw notFound(MESSAGES.accountNotFound);
+  return toAccount(record);
 }

@@ -60,8 +60,18 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     '/auth/password',
     { schema: changePasswordOperation, config: { ...signedIn, rateLimit: guarded } },
     async (request) => {
-      await changePassword(app.db, app.loginLimiter, request.ip, request.account!, request.body);
-      return { success: true as const, message: MESSAGES.passwordSet };
+      const account = await changePassword(
+        app.db,
+        app.loginLimiter,
+        request.ip,
+        request.account!,
+        request.body,
+      );
+      return {
+        success: true as const,
+        message: MESSAGES.passwordSet,
+        token: app.signAccountToken(account),
+      };
     },
   );
 
