@@ -79,6 +79,9 @@ export const bearerTokens = fp<BearerTokenOptions>(
   { name: 'bearer-tokens' },
 );
 
+/** Read as the shared identity: a service's own account type may not declare it (none: 0). */
+const tokenVersionOf = (account: AccountIdentity) => account.tokenVersion ?? 0;
+
 /**
  * The check of a bearer scheme: a valid token whose `sub` names an account `find` still knows
  * (else 401 with `message`), signed at the account's current `tokenVersion` (else 401 with
@@ -97,8 +100,6 @@ export const signedInAccountCheck =
     const claims = await app.verifyBearerToken(request);
     const account = await find(claims.sub);
     if (!account) throw unauthorized(message);
-    // Read as the shared identity: a service's own account type may not declare it (none: 0).
-    const { tokenVersion = 0 } = account as AccountIdentity;
-    if ((claims.ver ?? 0) !== tokenVersion) throw unauthorized(endedMessage);
+    if ((claims.ver ?? 0) !== tokenVersionOf(account)) throw unauthorized(endedMessage);
     request.account = account;
   };
