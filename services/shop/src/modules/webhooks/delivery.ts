@@ -237,13 +237,13 @@ class Loop {
  * and claims due deliveries up to the room left under two caps: CONCURRENCY attempts in all
  * (claimed and not yet recorded) and PER_WEBHOOK requests in flight per webhook (QUICK_IN_FLIGHT
  * for a receiver that answers quickly). Each delivery is sent on its own, so a slow or dead
- * receiver delays only its own deliveries: every attempt is bounded by the time-out, and a
- * webhook at its cap here gets no more claimed until one is answered. For a webhook whose
- * receiver answers quickly up to AHEAD more are claimed and wait here for a slot, so a slot is refilled as soon as it frees, and one turn
- * records and claims several. A turn runs as soon as an attempt ends (to record it) and claims
- * every `pollIntervalMs` while nothing more is known to be due, and at once when room frees up for
- * a claim that was cut short by a cap (the webhook's own or the worker's), so a backlog is sent
- * as fast as the receiver answers, not a claim per interval.
+ * receiver delays only its own deliveries: every attempt is bounded by the time-out, and a webhook
+ * at its cap here gets no more claimed until one is answered. For a webhook whose receiver answers
+ * quickly up to AHEAD more are claimed and wait here for a slot, so a slot is refilled as soon as
+ * it frees, and one turn records and claims several. A turn runs as soon as an attempt ends (to
+ * record it) and claims every `pollIntervalMs` while nothing more is known to be due, and at once
+ * when room frees up for a claim that was cut short by a cap (the webhook's own or the worker's),
+ * so a backlog is sent as fast as the receiver answers, not a claim per interval.
  *
  * Per delivery the worker keeps what it can: each webhook's secrets are decrypted once (again
  * after a rotation) into a signer, and each target URL is parsed once; the agents check the
@@ -338,9 +338,8 @@ export class DeliveryWorker {
   }
 
   /**
-   * Events were committed here: numbered now, or SEQUENCE_AGAIN_MS
-   * after the last numbering run started, so a stream of commits is numbered in batches rather
-   * than a run each.
+   * Events were committed here: numbered now, or SEQUENCE_AGAIN_MS after the last numbering run
+   * started, so a stream of commits is numbered in batches rather than a run each.
    */
   eventsCommitted(): void {
     this.numbering.runIn(Math.max(0, this.numbering.startedAt + SEQUENCE_AGAIN_MS - Date.now()));
