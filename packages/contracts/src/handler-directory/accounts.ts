@@ -278,7 +278,8 @@ export const changePasswordOperation = {
         {
           success: true,
           message: 'Passwort wurde gesetzt',
-          token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2NjVmMWMyYWI0ZDNlOGExYzJmMGIwMDIifQ.c2lnbmF0dXJl',
+          token:
+            'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2NjVmMWMyYWI0ZDNlOGExYzJmMGIwMDIifQ.c2lnbmF0dXJl',
         },
       ],
     }),
