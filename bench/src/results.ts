@@ -182,22 +182,27 @@ export interface FinderSize {
   pass: boolean;
 }
 
+/** Finder loads measured alike (cold or a return visit): from navigation start. */
+export interface FinderLoads {
+  runs: number;
+  /** To the first result card. */
+  ms: Timing;
+  /** The page's own answer complete, and the handler search's request sent and answered. */
+  documentMs: Figure;
+  apiStartMs: Figure;
+  apiEndMs: Figure;
+  /** Bytes received until the first card (Resource Timing transfer sizes), and requests. */
+  bytes: Figure;
+  requests: Figure;
+}
+
 /** PAGES (issue 22): the handler directory's pages in Chromium. */
 export interface PagesRun {
   finderSize: FinderSize;
   /** Navigation start to the first result card, on a throttled network, a fresh context each. */
-  firstResult: {
+  firstResult: FinderLoads & {
     /** The CDP Network.emulateNetworkConditions parameters (Chrome DevTools' Slow 3G). */
     network: { latency: number; downloadThroughput: number; uploadThroughput: number };
-    runs: number;
-    ms: Timing;
-    /** The page's own answer complete, and the handler search's request sent and answered. */
-    documentMs: Figure;
-    apiStartMs: Figure;
-    apiEndMs: Figure;
-    /** Bytes received until the first card (Resource Timing transfer sizes), and requests. */
-    bytes: Figure;
-    requests: Figure;
     targetMs: number;
     /** p95 within the target. */
     pass: boolean;
@@ -206,14 +211,7 @@ export interface PagesRun {
      * it (its shell from the worker's cache, the search from the network). Absent in results
      * from before the worker.
      */
-    warm?: {
-      runs: number;
-      ms: Timing;
-      documentMs: Figure;
-      apiStartMs: Figure;
-      apiEndMs: Figure;
-      bytes: Figure;
-      requests: Figure;
+    warm?: FinderLoads & {
       /** Loads the worker controlled (all of them, unless it failed to install). */
       controlled: number;
     };

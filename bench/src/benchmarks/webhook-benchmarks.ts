@@ -42,6 +42,7 @@ const LATENCY_TARGET_MS = 1_000;
 
 /** The shop's environment for W1: http to a receiver on loopback allowed (never in production). */
 export const W1_SHOP_ENV = {
+  WEBHOOK_DELIVERY: 'true',
   WEBHOOK_ALLOW_HTTP: 'true',
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 };

@@ -82,6 +82,9 @@ export function startShop(
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: String(SHOP_POOL_MAX),
       SHOP_API_KEY,
+      // No delivery worker: a figure's captured SQL holds the request's statements only (the
+      // worker numbers events right after an order's answer). W1 turns it on.
+      WEBHOOK_DELIVERY: 'false',
       ...opts.env,
     },
   });

@@ -39,6 +39,8 @@ export const EnvSchema = Type.Object({
   // How long a replica's claim on a delivery lasts: another replica takes over a claim of a
   // replica that died once it ends. Longer than the attempt's time-out (checked below).
   WEBHOOK_CLAIM_LEASE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 70 }),
+  // false: this replica runs no delivery worker (an API-only replica; another must deliver).
+  WEBHOOK_DELIVERY: Type.Boolean({ default: true }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -115,7 +117,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
       disableAfterMs: 5 * 24 * HOUR,
       timeoutMs: DELIVERY_TIMEOUT_MS,
       claimLeaseMs: e.WEBHOOK_CLAIM_LEASE_SECONDS * 1000,
-      deliver: true,
+      deliver: e.WEBHOOK_DELIVERY,
     },
   };
 }

@@ -442,7 +442,9 @@ describe('with the test flags', () => {
     expect(readConfig(env).webhooks).toMatchObject({
       allowHttp: false,
       allowPrivateTargets: false,
+      deliver: true,
     });
+    expect(readConfig({ ...env, WEBHOOK_DELIVERY: 'false' }).webhooks.deliver).toBe(false);
     expect(
       readConfig({ ...env, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })
         .webhooks,

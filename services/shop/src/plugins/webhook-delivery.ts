@@ -1,5 +1,5 @@
 import type { ServicePlugin } from '@dogshop/service-kit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ShopConfig } from '../config.js';
 import { DeliveryWorker } from '../modules/webhooks/delivery.js';
@@ -55,11 +55,16 @@ export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
     // once instead of at its next poll. (Not a NOTIFY from the transaction: PostgreSQL holds a
     // database-wide lock from a notifying transaction's commit until it ends, so orders would
     // commit one at a time: 11-25 % fewer orders a second at 16 connections, measured.) Events
-    // committed on other replicas, or by other paths, are found by the poll.
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.routeOptions.config.writesEvents && reply.statusCode < 300) {
-        worker.eventsCommitted();
-      }
+    // committed on other replicas, or by other paths, are found by the poll. The hook is added
+    // to the routes that write events only, so no other request (the product list …) runs it.
+    const wake: onResponseHookHandler = (_request, reply, done) => {
+      if (reply.statusCode < 300) worker.eventsCommitted();
+      done();
+    };
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.writesEvents) return;
+      const own = route.onResponse ?? [];
+      route.onResponse = [...(Array.isArray(own) ? own : [own]), wake];
     });
     app.addHook('onReady', async () => worker.start());
     app.addHook('preClose', async () => worker.stop());
