@@ -51,6 +51,13 @@ export {
   verifyAgainstDummy,
   verifyPassword,
 } from './passwords.js';
+export {
+  SET_PASSWORD_TOKEN_TTL_MS,
+  hashOneTimeToken,
+  newOneTimeToken,
+  type OneTimeToken,
+  type StoredOneTimeToken,
+} from './one-time-token.js';
 export { runServer } from './run-server.js';
 export { securityDefaults, type SecurityOptions } from './security.js';
 export { serverOptions } from './server-options.js';

@@ -7,9 +7,6 @@ export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 export const USERNAME_PATTERN = '^[A-Za-z0-9._@-]{3,64}$';
 export const PASSWORD_LIMITS = { minLength: 12, maxLength: 128 } as const;
 
-/** How long a set-password token works. */
-export const SET_PASSWORD_TOKEN_TTL_MS = 72 * 60 * 60 * 1000;
-
 export const normalizeUsername = (username: string) => username.trim().toLowerCase();
 
 export const isAccountRole = (value: string): value is AccountRole =>

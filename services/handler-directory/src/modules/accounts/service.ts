@@ -1,13 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { CreateAccountBody, UpdateAccountBody } from '@dogshop/contracts/handler-directory';
 import {
   badRequest,
   conflict,
+  hashOneTimeToken,
   hashPassword,
+  newOneTimeToken,
   notFound,
   verifyAgainstDummy,
   verifyPassword,
   type LoginLimiter,
+  type OneTimeToken,
 } from '@dogshop/service-kit';
 import type { DirectoryDb } from '../../db/connection.js';
 import { MESSAGES } from '../../messages.js';
@@ -25,12 +28,7 @@ import {
   replacePassword,
   updateAccountRecord,
 } from './repository.js';
-import {
-  newAccountProblems,
-  normalizeUsername,
-  SET_PASSWORD_TOKEN_TTL_MS,
-  type AccountRole,
-} from './rules.js';
+import { newAccountProblems, normalizeUsername, type AccountRole } from './rules.js';
 
 export type { Account };
 
@@ -132,24 +130,6 @@ export const randomPassword = () => randomBytes(18).toString('base64url');
 // ---------------------------------------------------------------------------------------------
 // Management by administrators (the API): answers are HTTP errors with German messages.
 
-/** A one-time set-password token: shown once; only its SHA-256 is stored. */
-export interface SetPasswordToken {
-  token: string;
-  expiresAt: Date;
-}
-
-const sha256 = (token: string) => createHash('sha256').update(token).digest('base64url');
-
-/** A new random token (256 bits) and what the account stores of it. */
-function newSetPasswordToken(now: Date): {
-  shown: SetPasswordToken;
-  stored: { tokenHash: string; expiresAt: Date };
-} {
-  const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + SET_PASSWORD_TOKEN_TTL_MS);
-  return { shown: { token, expiresAt }, stored: { tokenHash: sha256(token), expiresAt } };
-}
-
 /**
  * The handler binding of an account with this role: a `handler` account needs the id of an
  * existing handler, the other roles take none (null).
@@ -187,9 +167,9 @@ export async function addAccount(
   db: DirectoryDb,
   body: CreateAccountBody,
   now = new Date(),
-): Promise<{ account: Account; setPassword?: SetPasswordToken }> {
+): Promise<{ account: Account; setPassword?: OneTimeToken }> {
   const handlerId = await handlerBinding(db, body.role, body.handlerId);
-  const token = body.password === undefined ? newSetPasswordToken(now) : undefined;
+  const token = body.password === undefined ? newOneTimeToken(now) : undefined;
   try {
     const record = await insertAccount(db, {
       username: normalizeUsername(body.username),
@@ -261,9 +241,9 @@ export async function resetPassword(
   db: DirectoryDb,
   id: string,
   now = new Date(),
-): Promise<SetPasswordToken> {
+): Promise<OneTimeToken> {
   const record = await accountById(db, id);
-  const token = newSetPasswordToken(now);
+  const token = newOneTimeToken(now);
   await updateAccountRecord(db, record._id.toHexString(), { setPassword: token.stored });
   return token.shown;
 }
@@ -277,7 +257,7 @@ export async function setPasswordWithToken(
 ): Promise<Account> {
   const record = await consumeSetPasswordToken(
     db,
-    sha256(token),
+    hashOneTimeToken(token),
     now,
     await hashPassword(password),
   );
