@@ -55,6 +55,8 @@ export interface Operation {
   responseHeaders: Record<string, Record<string, Header>>;
   /** True when the operation takes a bearer token. */
   bearer: boolean;
+  /** The security schemes any of its requirements names (`ApiKeyAuth`, `BearerAuth` …). */
+  schemes: string[];
   /** True when the operation declares no security at all (public). */
   public: boolean;
 }
@@ -130,6 +132,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
           ]),
         ),
         bearer: security.some((s) => 'BearerAuth' in s),
+        schemes: [...new Set(security.flatMap((s) => Object.keys(s)))],
         public: security.length === 0,
       });
     }

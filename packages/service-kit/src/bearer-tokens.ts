@@ -12,12 +12,16 @@ declare module 'fastify' {
      * issued in the future). Whose token it is (does the account exist?) is the service's check.
      */
     verifyBearerToken: (request: FastifyRequest) => Promise<BearerClaims>;
+    /** The audience tokens are signed for by default (BearerTokenOptions.audience). */
+    bearerAudience: string;
   }
 }
 
 /** The claims the services read: whose token it is, and the account's token version then. */
 export interface BearerClaims {
   sub: string;
+  /** Whom the token is for: the service's `audience`, or one of its `otherAudiences`. */
+  aud: string;
   /** The account's `tokenVersion` when the token was signed (absent: 0). */
   ver?: number;
 }
@@ -27,7 +31,14 @@ export interface BearerTokenOptions {
   /** Token lifetime: `<n>s|m|h|d`. */
   ttl: string;
   issuer: string;
+  /** The audience tokens are signed for, unless `app.jwt.sign` is given another. */
   audience: string;
+  /**
+   * Further audiences the service signs tokens for (the shop's staff beside its customers): each
+   * scheme's check names the one it accepts, so a token for one kind of account opens nothing of
+   * another's.
+   */
+  otherAudiences?: string[];
   messages: { missing: string; invalid: string };
 }
 
@@ -53,21 +64,28 @@ export const bearerTokens = fp<BearerTokenOptions>(
       verify: {
         algorithms: ['HS256'],
         allowedIss: opts.issuer,
-        allowedAud: opts.audience,
+        allowedAud: [opts.audience, ...(opts.otherAudiences ?? [])],
         // allowedIss/allowedAud only check claims that are present: require them (and exp).
         requiredClaims: ['iss', 'aud', 'sub', 'exp'],
       },
     });
+    app.decorate('bearerAudience', opts.audience);
     app.decorate('verifyBearerToken', async (request: FastifyRequest) => {
       if (!request.headers.authorization) throw unauthorized(opts.messages.missing);
-      let claims: { sub?: unknown; iat?: unknown; ver?: unknown };
+      let claims: { sub?: unknown; aud?: unknown; iat?: unknown; ver?: unknown };
       try {
-        claims = await request.jwtVerify<{ sub?: unknown; iat?: unknown; ver?: unknown }>();
+        claims = await request.jwtVerify<{
+          sub?: unknown;
+          aud?: unknown;
+          iat?: unknown;
+          ver?: unknown;
+        }>();
       } catch {
         throw unauthorized(opts.messages.invalid);
       }
       if (
         typeof claims.sub !== 'string' ||
+        typeof claims.aud !== 'string' ||
         issuedInTheFuture(claims.iat) ||
         (claims.ver !== undefined && !(Number.isSafeInteger(claims.ver) && Number(claims.ver) >= 0))
       ) {
@@ -83,9 +101,9 @@ export const bearerTokens = fp<BearerTokenOptions>(
 const tokenVersionOf = (account: AccountIdentity) => account.tokenVersion ?? 0;
 
 /**
- * The check of a bearer scheme: a valid token whose `sub` names an account `find` still knows
- * (else 401 with `message`), signed at the account's current `tokenVersion` (else 401 with
- * `endedMessage`). The account is looked up on every request, so deleting or disabling it, or
+ * The check of a bearer scheme: a valid token for `audience` (the service's own when absent)
+ * whose `sub` names an account `find` still knows (else 401 with `message`), signed at the
+ * account's current `tokenVersion` (else 401 with `endedMessage`). The account is looked up on every request, so deleting or disabling it, or
  * raising its token version, ends its tokens at once; its current record, not the token's
  * claims, is `request.account`.
  */
@@ -95,9 +113,11 @@ export const signedInAccountCheck =
     find: (id: string) => Promise<SignedInAccount | null>,
     message: string,
     endedMessage = message,
+    audience?: string,
   ): ((request: FastifyRequest) => Promise<void>) =>
   async (request) => {
     const claims = await app.verifyBearerToken(request);
+    if (claims.aud !== (audience ?? app.bearerAudience)) throw unauthorized(message);
     const account = await find(claims.sub);
     if (!account) throw unauthorized(message);
     if ((claims.ver ?? 0) !== tokenVersionOf(account)) throw unauthorized(endedMessage);

@@ -96,7 +96,12 @@ export {
   type BearerClaims,
   type BearerTokenOptions,
 } from './bearer-tokens.js';
-export { routeAuth, type AuthScheme, type RouteAuthOptions } from './route-auth.js';
+export {
+  routeAuth,
+  type AuthScheme,
+  type DeclaredRoute,
+  type RouteAuthOptions,
+} from './route-auth.js';
 export {
   CACHE_CONTROL,
   GATEWAY_REVALIDATE_ALWAYS,

@@ -44,7 +44,7 @@ const CACHE_HEADERS: ResponseHeaders = {
  * Statuses a route answers by its declaration: 400 for any request part it validates (every
  * documented route has a query string: unknown parameters are refused) or a malformed body, 413
  * and 415 for a body (which Fastify reads on every method but GET and HEAD),
- * 401 unless public, 429 unless the rate limit is off, 503 unless `config.database` is false (the
+ * 401 unless public, 403 when its auth scheme may refuse a caller it knows, 429 unless the rate limit is off, 503 unless `config.database` is false (the
  * database unreachable, or the service overloaded) and 304 for a cached GET.
  */
 export function impliedStatuses(
@@ -55,6 +55,7 @@ export function impliedStatuses(
   const readsBody = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
   const config = (route.config ?? {}) as {
     auth?: string;
+    forbids?: boolean;
     cache?: string;
     rateLimit?: unknown;
     database?: boolean;
@@ -65,6 +66,7 @@ export function impliedStatuses(
     ...(config.cache ? [304] : []),
     ...(validates ? [400] : []),
     ...(config.auth !== undefined && config.auth !== 'none' ? [401] : []),
+    ...(config.forbids ? [403] : []),
     ...(readsBody ? [413, 415] : []),
     ...(config.rateLimit === false ? [] : [429]),
     ...(config.database === false ? [] : [503]),

@@ -1,4 +1,5 @@
 import type {
+  FastifyContextConfig,
   FastifyInstance,
   FastifyRequest,
   onRequestAsyncHookHandler,
@@ -17,14 +18,30 @@ declare module 'fastify' {
     auth?: string;
     /** The answer carries a token or personal data: `Cache-Control: private, no-store`. */
     personal?: boolean;
+    /** Set by routeAuth when the route's scheme may refuse a caller it knows (a documented 403). */
+    forbids?: boolean;
   }
 }
 
 export interface AuthScheme {
   /** Resolves when the request may proceed (and may set the signed-in account); throws a 401/403. */
   check: (request: FastifyRequest) => Promise<void>;
-  /** The OpenAPI security requirement of routes using this scheme. */
-  security: Array<Record<string, string[]>>;
+  /**
+   * The OpenAPI security requirement of routes using this scheme, or of one route given its
+   * config (a scheme whose requirement depends on the route, e.g. the scope it declares).
+   */
+  security:
+    Array<Record<string, string[]>> | ((route: DeclaredRoute) => Array<Record<string, string[]>>);
+  /** Who may call a route using this scheme, a sentence added to its OpenAPI description. */
+  describe?: (route: DeclaredRoute) => string;
+  /** The check may refuse a caller it has recognised (403): every route using it documents it. */
+  mayForbid?: boolean;
+}
+
+/** What a scheme's documentation may depend on: the route's declaration. */
+export interface DeclaredRoute {
+  config: FastifyContextConfig;
+  method: string | string[];
 }
 
 export interface RouteAuthOptions {
@@ -59,7 +76,21 @@ export const routeAuth = fp<RouteAuthOptions>(
         hooks.push(check);
       }
       route.onRequest = [...hooks, ...toArray(route.onRequest)];
-      if (route.schema) route.schema = { ...route.schema, security: scheme?.security ?? [] };
+      if (scheme?.mayForbid) route.config = { ...config, forbids: true };
+      if (route.schema) {
+        const declared = { config, method: route.method };
+        const security =
+          typeof scheme?.security === 'function' ? scheme.security(declared) : scheme?.security;
+        const access = scheme?.describe?.(declared);
+        const { description } = route.schema as { description?: string };
+        route.schema = {
+          ...route.schema,
+          security: security ?? [],
+          ...(access
+            ? { description: [description, `**Access:** ${access}`].filter(Boolean).join('\n\n') }
+            : {}),
+        };
+      }
     });
   },
   { name: 'route-auth' },

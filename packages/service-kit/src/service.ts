@@ -88,7 +88,7 @@ export interface ServiceDefinition<C extends CommonConfig> {
   errorBody: ErrorEnvelopeOptions['body'];
   messages?: ServiceMessages;
   /** Issuer and audience of its bearer tokens (HS256, JWT_SECRET, JWT_TTL; signed with `app.jwt.sign`). */
-  tokens: { issuer: string; audience: string };
+  tokens: { issuer: string; audience: string; otherAudiences?: string[] };
   /** Opens the database (decorating `app.database` and the service's own client). */
   database: ServicePlugin<C>;
   /** True for driver failures that mean "the database cannot be reached now": 503, not 500. */

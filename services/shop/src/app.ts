@@ -3,7 +3,7 @@ import { shopApi } from '@dogshop/contracts/shop';
 import type { FastifyInstance } from 'fastify';
 import type { ShopConfig } from './config.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
-import { auth, JWT_AUDIENCE, JWT_ISSUER } from './plugins/auth.js';
+import { auth, JWT_AUDIENCE, JWT_ISSUER, STAFF_JWT_AUDIENCE } from './plugins/auth.js';
 import { database } from './plugins/database.js';
 import { webhookDelivery } from './plugins/webhook-delivery.js';
 import { routes } from './routes/index.js';
@@ -32,7 +32,7 @@ export async function buildApp(
       errorBody: shopErrorBody,
       // English is the builder's language; the login names what the shop's accounts sign in with.
       messages: { loginFailed: 'Invalid email or password' },
-      tokens: { issuer: JWT_ISSUER, audience: JWT_AUDIENCE },
+      tokens: { issuer: JWT_ISSUER, audience: JWT_AUDIENCE, otherAudiences: [STAFF_JWT_AUDIENCE] },
       database,
       isDatabaseUnavailable,
       auth,

@@ -26,6 +26,10 @@ export const EnvSchema = Type.Object({
   DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
   SHOP_API_KEY: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
+  // Lifetime of a staff member's token (the back office's working day); customers' is JWT_TTL.
+  STAFF_JWT_TTL: Type.String({ pattern: '^[1-9][0-9]*[smhd]$', default: '8h' }),
+  // The shop's day for the sales figures (IANA time zone).
+  SHOP_TIME_ZONE: Type.String({ minLength: 1, maxLength: 64, default: 'Europe/Berlin' }),
   // How long a checked API key is trusted before it is looked up again; a revocation announced
   // through the shared state's invalidation signal ends it at once.
   API_KEY_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 5 }),
@@ -51,6 +55,8 @@ export interface ShopConfig extends CommonConfig {
   embeddedPgPort: number;
   apiKey: string | undefined;
   apiKeyCacheMs: number;
+  staffJwtTtl: string;
+  timeZone: string;
   webhooks: WebhookConfig;
 }
 
@@ -101,6 +107,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     apiKey: e.SHOP_API_KEY,
     apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
+    staffJwtTtl: e.STAFF_JWT_TTL,
+    timeZone: validTimeZone(e.SHOP_TIME_ZONE),
     webhooks: {
       allowHttp: e.WEBHOOK_ALLOW_HTTP,
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
@@ -120,4 +128,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
       deliver: e.WEBHOOK_DELIVERY,
     },
   };
+}
+
+/** The zone itself, or a ConfigError naming the variable when Intl knows no such zone. */
+function validTimeZone(zone: string): string {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone;
+  } catch {
+    throw new ConfigError(
+      `SHOP_TIME_ZONE: not a time zone (got "${zone}"); use an IANA name such as Europe/Berlin`,
+    );
+  }
 }

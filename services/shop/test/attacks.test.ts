@@ -57,6 +57,7 @@ import {
 import { seedCatalogue } from './support/catalogue.js';
 import { expectShopError } from './support/contract.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
+import { STAFF_PASSWORD, staffMember, type SignedInStaffMember } from './support/staff.js';
 import { answerLog, operationsOf, readDocument, type Schema } from '@dogshop/api-fuzz';
 
 const operations = operationsOf(
@@ -73,6 +74,9 @@ let bobAddressId: number;
 let annAddressId: number;
 let orderId: number;
 let webhookId: number;
+let admin: SignedInStaffMember;
+let clerk: SignedInStaffMember;
+let changingPassword: SignedInStaffMember;
 
 beforeAll(async () => {
   // No delivery worker: the webhooks registered here (public addresses) are never sent to.
@@ -92,6 +96,9 @@ beforeAll(async () => {
       payload: { url: 'https://93.184.215.14/attacks', events: ['*'] },
     })
   ).json().data.id;
+  admin = await staffMember(t, 'admin');
+  clerk = await staffMember(t, 'staff');
+  changingPassword = await staffMember(t, 'viewer');
 });
 afterAll(() => t?.close());
 
@@ -222,6 +229,43 @@ function writeRequests(): Record<
       url: `/webhooks/${webhookId}`,
       headers: key,
       body: { description: 'ERP' },
+    },
+    staffLogin: {
+      method: 'POST',
+      url: '/admin/auth/login',
+      headers: {},
+      body: { email: admin.email, password: STAFF_PASSWORD },
+    },
+    // Its own account: each change ends its earlier tokens, so later sends answer 401.
+    changeStaffPassword: {
+      method: 'PUT',
+      url: '/admin/auth/password',
+      headers: bearer(changingPassword.token),
+      body: { current_password: STAFF_PASSWORD, new_password: 'another long passphrase' },
+    },
+    setStaffPassword: {
+      method: 'POST',
+      url: '/admin/auth/set-password',
+      headers: {},
+      body: { token: 'not-a-token-anyone-was-given', password: 'another long passphrase' },
+    },
+    createStaff: {
+      method: 'POST',
+      url: '/admin/staff',
+      headers: bearer(admin.token),
+      body: { email: 'new.clerk@example.com', name: 'New Clerk', role: 'viewer' },
+    },
+    updateStaff: {
+      method: 'PATCH',
+      url: `/admin/staff/${clerk.id}`,
+      headers: bearer(admin.token),
+      body: { name: 'Renamed Clerk' },
+    },
+    createApiKey: {
+      method: 'POST',
+      url: '/admin/api-keys',
+      headers: bearer(admin.token),
+      body: { type: 'secret', title: 'ERP', scopes: ['orders:read'] },
     },
   };
 }

@@ -50,13 +50,16 @@ describe('API key commands', () => {
       expect(created).toMatchObject({ code: 0 });
       const id = Number(/#(\d+) "demo"/.exec(created.stdout)?.[1]);
       const key = created.stdout.trim().split('\n').at(-1) ?? '';
-      expect(key).toMatch(/^shop_[A-Za-z0-9_-]{43}$/);
+      // A secret key with every scope by default, as every key made before key kinds.
+      expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+      expect(created.stdout).toContain('secret API key');
+      expect(created.stdout).toContain('keys:manage');
       expect((await listProducts(key)).statusCode).toBe(200);
 
       const listed = await cli('api-key:list');
       expect(listed.code).toBe(0);
       const line = listed.stdout.split('\n').find((l) => l.startsWith(`#${id}\t`));
-      expect(line).toMatch(/\tdemo\t.*\tactive$/);
+      expect(line).toMatch(/^#\d+\tsecret\t.*\tdemo\t.*\tactive$/);
       // The listing shows a prefix only, never the key itself.
       expect(listed.stdout).not.toContain(key);
 
@@ -67,6 +70,60 @@ describe('API key commands', () => {
       expect(res.json()).toMatchObject({ success: false, status_code: 401 });
     },
     CHILD_TIMEOUT,
+  );
+});
+
+describe('key kinds and staff commands', () => {
+  it(
+    'api-key:create --publishable opens the storefront only, --scopes a secret key with those; staff:create gives a working one-time token',
+    async () => {
+      const publishable = await cli('api-key:create', 'storefront', '--publishable');
+      expect(publishable.code).toBe(0);
+      const pk = publishable.stdout.trim().split('\n').at(-1) ?? '';
+      expect(pk).toMatch(/^pk_[A-Za-z0-9_-]{43}$/);
+      expect((await listProducts(pk)).statusCode).toBe(200);
+      const stats = (key: string) =>
+        app.inject({ method: 'GET', url: '/stats', headers: { 'x-api-key': key } });
+      expect((await stats(pk)).statusCode).toBe(403);
+
+      const scoped = await cli('api-key:create', 'reports', '--scopes', 'stats:read');
+      expect(scoped.code).toBe(0);
+      const sk = scoped.stdout.trim().split('\n').at(-1) ?? '';
+      expect((await stats(sk)).statusCode).toBe(200);
+      const events = await app.inject({
+        method: 'GET',
+        url: '/events',
+        headers: { 'x-api-key': sk },
+      });
+      expect(events.statusCode).toBe(403);
+
+      const wrong = await cli('api-key:create', 'x', '--scopes', 'orders:everything');
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('unknown scope orders:everything');
+
+      const staff = await cli('staff:create', 'Clerk@Example.com', 'Mia Clerk', '--role', 'viewer');
+      expect(staff.code).toBe(0);
+      expect(staff.stdout).toContain('created viewer account');
+      const token = staff.stdout.match(/shown once\):\n(\S+)/)?.[1];
+      const set = await app.inject({
+        method: 'POST',
+        url: '/admin/auth/set-password',
+        payload: { token, password: 'a long staff passphrase' },
+      });
+      expect(set.statusCode).toBe(200);
+      const login = await app.inject({
+        method: 'POST',
+        url: '/admin/auth/login',
+        payload: { email: 'clerk@example.com', password: 'a long staff passphrase' },
+      });
+      expect(login.statusCode).toBe(200);
+      expect(login.json().user).toMatchObject({ name: 'Mia Clerk', role: 'viewer' });
+
+      const again = await cli('staff:create', 'clerk@example.com', 'Someone');
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('already exists');
+    },
+    CHILD_TIMEOUT * 2,
   );
 });
 

@@ -6,10 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { answerLog, operationsOf, readDocument, type Operation } from '@dogshop/api-fuzz';
 import { buildApp } from '../src/app.js';
-import { TEST_API_KEY, createTestApp, type TestApp } from './support/app.js';
+import { createTestApp, type TestApp } from './support/app.js';
 import { seedCatalogue } from './support/catalogue.js';
 import { expectShopError } from './support/contract.js';
+import { credentialsFor } from './support/credentials.js';
 import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
+import { staffMember, type SignedInStaffMember } from './support/staff.js';
 
 const operations = operationsOf(
   readDocument(new URL('../../../openapi/shop.json', import.meta.url)),
@@ -21,6 +23,7 @@ let customer: RegisteredCustomer;
 let productId: number;
 let orderId: number;
 let addressId: number;
+let admin: SignedInStaffMember;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -52,6 +55,7 @@ beforeAll(async () => {
     },
   });
   addressId = address.json().data.id;
+  admin = await staffMember(t, 'admin');
 });
 afterAll(() => t?.close());
 
@@ -69,8 +73,17 @@ const urlOf = (op: Operation) =>
             : productId,
       ),
     );
-const credentials = (op: Operation, token = customer.token) =>
-  op.public ? {} : op.bearer ? bearer(token) : { 'x-api-key': TEST_API_KEY };
+const credentials = (op: Operation) =>
+  credentialsFor(op, { customer: customer.token, staff: admin.token });
+
+/**
+ * Valid bodies of the public writes, which validate their body before anything reaches the
+ * database (the others check their credentials there first).
+ */
+const PUBLIC_WRITE_BODIES: Record<string, object> = {
+  staffLogin: { email: 'someone@example.com', password: 'a password' },
+  setStaffPassword: { token: 'a-one-time-token', password: 'a long passphrase' },
+};
 
 describe('what the document promises', () => {
   it.each(['/products', '/products/{id}', '/products/{id}/reviews', '/categories'])(
@@ -136,7 +149,9 @@ describe('what the document promises', () => {
             method: op.method as 'GET',
             url: urlOf(op),
             headers: credentials(op),
-            ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { payload: {} }),
+            ...(op.method === 'GET' || op.method === 'DELETE'
+              ? {}
+              : { payload: PUBLIC_WRITE_BODIES[op.operationId] ?? {} }),
           }),
         ),
       );

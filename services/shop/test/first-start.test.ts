@@ -40,11 +40,37 @@ describe('first start', () => {
     const printed: string[] = [];
     jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
     await prepareFirstStart(t.app, { seedDemo: false, apiKey: undefined, env: 'development' });
-    const key = printed.join('\n').match(/shop_[A-Za-z0-9_-]{43}/)?.[0];
+    const key = printed.join('\n').match(/sk_[A-Za-z0-9_-]{43}/)?.[0];
     expect(key).toBeDefined();
     expect(await isActiveApiKey(t.app.db, key!)).toBe(true);
     await prepareFirstStart(t.app, { seedDemo: false, apiKey: undefined, env: 'development' });
     expect(await listApiKeys(t.app.db)).toHaveLength(1);
+  });
+
+  it('creates a first admin in development, prints its password once, and it signs in', async () => {
+    t = await createTestApp();
+    const printed: string[] = [];
+    jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+    await prepareFirstStart(t.app, { seedDemo: false, apiKey: 'x'.repeat(40), env: 'development' });
+    const [, email, password] = printed.join('\n').match(/administrator.*: (\S+) \/ (\S+)/) ?? [];
+    expect(email).toBe('admin@shop.local');
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/admin/auth/login',
+      payload: { email, password },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.json().user).toMatchObject({ email, role: 'admin' });
+    printed.length = 0;
+    await prepareFirstStart(t.app, { seedDemo: false, apiKey: 'x'.repeat(40), env: 'development' });
+    expect(printed.join('\n')).not.toMatch(/administrator/);
+    expect(await t.app.db.staffAccount.count()).toBe(1);
+  });
+
+  it('creates no admin in production (staff:create makes the first one there)', async () => {
+    t = await createTestApp();
+    await prepareFirstStart(t.app, { seedDemo: false, apiKey: 'x'.repeat(40), env: 'production' });
+    expect(await t.app.db.staffAccount.count()).toBe(0);
   });
 });
 

@@ -5,9 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { hashApiKey } from '../src/modules/api-keys/service.js';
+import { createStaff } from '../src/modules/staff/service.js';
 import { TEST_API_KEY, createTestApp, testConfig, type TestApp } from './support/app.js';
 import { seedCatalogue } from './support/catalogue.js';
-import { bearer, registerCustomer, type RegisteredCustomer } from './support/customers.js';
+import { credentialsFor } from './support/credentials.js';
+import { registerCustomer, type RegisteredCustomer } from './support/customers.js';
+import { STAFF_PASSWORD, staffMember } from './support/staff.js';
 import {
   FUZZ_SEED,
   contractChecker,
@@ -27,7 +30,13 @@ const operations = operationsOf(
 
 /** Runs per operation; register and login hash passwords, so they get fewer. */
 const runsOf = (op: Operation) =>
-  ['registerCustomer', 'loginCustomer'].includes(op.operationId)
+  [
+    'registerCustomer',
+    'loginCustomer',
+    'staffLogin',
+    'changeStaffPassword',
+    'setStaffPassword',
+  ].includes(op.operationId)
     ? 60
     : ['getHealth', 'getReadiness'].includes(op.operationId)
       ? 10
@@ -43,6 +52,13 @@ const world = {
   subscribed: [] as string[],
   webhookIds: [] as number[],
   deliveryIds: [] as number[],
+  /** The fuzzer's own admin: its password and token follow each password change it makes. */
+  staff: { email: '', password: STAFF_PASSWORD, token: '' },
+  /** Accounts made for the fuzzer to change (never its own admin) and their one-time tokens. */
+  staffIds: [] as number[],
+  setPasswordTokens: [] as string[],
+  /** Keys the fuzzer made, the only ones it may revoke (not the test key it works with). */
+  apiKeyIds: [] as number[],
 };
 let checker: ContractChecker;
 let total = 0;
@@ -71,6 +87,17 @@ beforeAll(async () => {
   world.webhookIds.push(hook.json().data.id as number);
   const ping = await t.request({ method: 'POST', url: `/webhooks/${world.webhookIds[0]}/ping` });
   world.deliveryIds.push(ping.json().data.id as number);
+  const admin = await staffMember(t, 'admin');
+  world.staff = { email: admin.email, password: STAFF_PASSWORD, token: admin.token };
+  for (let i = 0; i < 8; i++) {
+    const { account, setPassword } = await createStaff(t.app.db, null, {
+      email: `fuzz-staff-${i}@example.com`,
+      name: `Fuzz ${i}`,
+      role: 'staff',
+    });
+    world.staffIds.push(account.id);
+    world.setPasswordTokens.push(setPassword!.token);
+  }
   checker = contractChecker({
     envelope: {
       type: 'object',
@@ -118,6 +145,22 @@ const hint: Hint = (op, where) => {
       return oneOf(() => world.webhookIds.filter((_, i) => i % 2 === 0));
     }
   }
+  if (where === 'path.id' && op.route.startsWith('/admin/staff'))
+    return oneOf(() => world.staffIds);
+  if (where === 'path.id' && op.route.startsWith('/admin/api-keys')) {
+    return oneOf(() => world.apiKeyIds);
+  }
+  if (op.operationId === 'staffLogin' && where === 'body') {
+    return fc
+      .constant(null)
+      .map(() => ({ email: world.staff.email, password: world.staff.password }));
+  }
+  if (op.operationId === 'changeStaffPassword' && where === 'body.current_password') {
+    return fc.constant(null).map(() => world.staff.password);
+  }
+  if (op.operationId === 'setStaffPassword' && where === 'body.token') {
+    return oneOf(() => world.setPasswordTokens);
+  }
   if (where === 'path.deliveryId') return oneOf(() => world.deliveryIds);
   if (op.route.startsWith('/webhooks') && where === 'body.url') {
     return fc.constant('https://93.184.215.14/fuzz');
@@ -153,6 +196,17 @@ function learn(op: Operation, request: GeneratedRequest, answer: Answer): void {
   if (op.operationId === 'createCustomerAddress') world.addressIds.push(body.data!.id as number);
   if (op.operationId === 'createWebhook') world.webhookIds.push(body.data!.id as number);
   if (op.operationId === 'pingWebhook') world.deliveryIds.push(body.data!.id as number);
+  if (op.operationId === 'createApiKey') world.apiKeyIds.push(body.data!.id as number);
+  if (op.operationId === 'createStaff' || op.operationId === 'resetStaffPassword') {
+    const answer = body as { data?: { id: number }; set_password_token: string };
+    if (answer.data) world.staffIds.push(answer.data.id);
+    world.setPasswordTokens.push(answer.set_password_token);
+  }
+  if (op.operationId === 'changeStaffPassword') {
+    // Its earlier tokens have ended: go on with the new password and the answer's token.
+    world.staff.password = (JSON.parse(request.payload!) as { new_password: string }).new_password;
+    world.staff.token = (body as unknown as { token: string }).token;
+  }
   if (op.operationId === 'subscribeNewsletter') {
     world.subscribed.push(
       (JSON.parse(request.payload!) as { email: string }).email.trim().toLowerCase(),
@@ -161,7 +215,7 @@ function learn(op: Operation, request: GeneratedRequest, answer: Answer): void {
 }
 
 async function send(op: Operation, request: GeneratedRequest): Promise<Answer> {
-  const auth = op.public ? {} : op.bearer ? bearer(customer.token) : { 'x-api-key': TEST_API_KEY };
+  const auth = credentialsFor(op, { customer: customer.token, staff: world.staff.token });
   const res = await t.app.inject({
     method: request.method as 'GET',
     url: request.url,

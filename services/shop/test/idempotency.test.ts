@@ -3,6 +3,7 @@ import { CreateOrderResponseSchema, type CreateOrderBody } from '@dogshop/contra
 import { createDb } from '../src/db/client.js';
 import { Decimal } from '../src/domain/money.js';
 import { keyedRequest, requestHash } from '../src/modules/idempotency/service.js';
+import { newOrderAccessToken } from '../src/modules/orders/access-token.js';
 import { placeOrderIfAccepted, type Placement } from '../src/modules/orders/repository.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectContract, expectShopError } from './support/contract.js';
@@ -148,6 +149,8 @@ describe('Idempotency-Key on POST /orders', () => {
           placedInside = await placeOrderIfAccepted(
             tx,
             {
+              customerId: null,
+              accessToken: newOrderAccessToken(),
               customerName: payload.customer_name,
               customerEmail: payload.customer_email,
               customerPhone: '',
@@ -206,6 +209,8 @@ describe('Idempotency-Key on POST /orders', () => {
           const placed = await placeOrderIfAccepted(
             tx,
             {
+              customerId: null,
+              accessToken: newOrderAccessToken(),
               customerName: payload.customer_name,
               customerEmail: payload.customer_email,
               customerPhone: '',

@@ -15,36 +15,44 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Every operation of the shop's API contract (the spec this service implements), with the scheme it gives. */
-const SPEC_OPERATIONS: Array<[string, string, 'ApiKeyAuth' | 'BearerAuth']> = [
-  ['get', '/products', 'ApiKeyAuth'],
-  ['get', '/products/{id}', 'ApiKeyAuth'],
-  ['get', '/categories', 'ApiKeyAuth'],
-  ['post', '/orders', 'ApiKeyAuth'],
-  ['get', '/orders/{id}', 'ApiKeyAuth'],
-  ['put', '/orders/{id}', 'ApiKeyAuth'],
-  ['post', '/customers/register', 'ApiKeyAuth'],
-  ['post', '/customers/login', 'ApiKeyAuth'],
-  ['get', '/customers/{id}/profile', 'BearerAuth'],
-  ['put', '/customers/{id}/profile', 'BearerAuth'],
-  ['get', '/products/{id}/reviews', 'ApiKeyAuth'],
-  ['post', '/products/{id}/reviews', 'BearerAuth'],
-  ['post', '/newsletter/subscribe', 'ApiKeyAuth'],
-  ['post', '/newsletter/unsubscribe', 'ApiKeyAuth'],
-  ['get', '/stats', 'ApiKeyAuth'],
+/**
+ * Every operation of the shop's API contract (the spec this service implements), with the
+ * security it documents: any key, a customer's token, or (since the back office) a secret key's
+ * scope or a staff role granting it.
+ */
+const ANY_KEY = [{ ApiKeyAuth: [] }];
+const CUSTOMER = [{ BearerAuth: [] }];
+/** Any key, alone or with a customer's token beside it (acting for that customer). */
+const KEY_MAYBE_CUSTOMER = [{ ApiKeyAuth: [] }, { ApiKeyAuth: [], BearerAuth: [] }];
+const SPEC_OPERATIONS: Array<[string, string, Array<Record<string, string[]>>]> = [
+  ['get', '/products', ANY_KEY],
+  ['get', '/products/{id}', ANY_KEY],
+  ['get', '/categories', ANY_KEY],
+  ['post', '/orders', KEY_MAYBE_CUSTOMER],
+  ['get', '/orders/{id}', KEY_MAYBE_CUSTOMER],
+  ['put', '/orders/{id}', [{ ApiKeyAuth: ['orders:write'] }, { StaffAuth: ['admin', 'staff'] }]],
+  ['post', '/customers/register', ANY_KEY],
+  ['post', '/customers/login', ANY_KEY],
+  ['get', '/customers/{id}/profile', CUSTOMER],
+  ['put', '/customers/{id}/profile', CUSTOMER],
+  ['get', '/products/{id}/reviews', ANY_KEY],
+  ['post', '/products/{id}/reviews', CUSTOMER],
+  ['post', '/newsletter/subscribe', ANY_KEY],
+  ['post', '/newsletter/unsubscribe', ANY_KEY],
+  ['get', '/stats', [{ ApiKeyAuth: ['stats:read'] }, { StaffAuth: ['admin', 'staff', 'viewer'] }]],
 ];
 
 describe('OpenAPI document', () => {
   it.each(SPEC_OPERATIONS)(
-    'documents %s %s with its security scheme and error responses',
-    async (method, path, scheme) => {
+    'documents %s %s with its security and error responses',
+    async (method, path, expected) => {
       const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
       const operation = doc.paths[path]?.[method];
       expect(operation).toBeDefined();
       expect(operation.operationId).toEqual(expect.any(String));
       expect(operation.tags).toHaveLength(1);
       const security = operation.security ?? doc.security;
-      expect(security).toEqual([{ [scheme]: [] }]);
+      expect(security).toEqual(expected);
       const statuses = Object.keys(operation.responses);
       expect(statuses.some((s) => s.startsWith('2'))).toBe(true);
       expect(statuses).toEqual(expect.arrayContaining(['401']));

@@ -39,6 +39,7 @@ describe('operations endpoints', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'ApiKeyAuth',
       'BearerAuth',
+      'StaffAuth',
     ]);
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/products', '/products/{id}', '/categories', '/stats']),

@@ -16,6 +16,7 @@ export * from './stats.js';
 export * from './events.js';
 export * from './webhooks.js';
 export * from './tags.js';
+export * from './access.js';
 
 /** The shop's OpenAPI self-description: title, auth schemes, tags and error responses. */
 export const shopApi: ApiDescription = {
@@ -24,8 +25,26 @@ export const shopApi: ApiDescription = {
   description:
     'Shop catalogue, orders, customer accounts, reviews, newsletter and statistics. Errors: `{success:false, error, status_code}`.',
   securitySchemes: {
-    ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-    BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    ApiKeyAuth: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description:
+        'A publishable key (`pk_…`, a storefront’s, safe in a browser) or a secret key (`sk_…`, with scopes; keys made before key kinds existed are secret keys with every scope). The scopes an operation needs are listed in its security requirement and its description.',
+    },
+    BearerAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'A customer’s token (POST /customers/login or /customers/register)',
+    },
+    StaffAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description:
+        'A staff account’s token (POST /admin/auth/login); its role decides what it opens',
+    },
   },
   security: [{ ApiKeyAuth: [] }],
   tags: shopTagList,

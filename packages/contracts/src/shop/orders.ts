@@ -46,7 +46,14 @@ export const CreateOrderBodySchema = Type.Object(
 export type CreateOrderBody = Static<typeof CreateOrderBodySchema>;
 
 export const CreatedOrderSchema = Type.Object(
-  { order_id: Id(), total_amount: Money() },
+  {
+    order_id: Id(),
+    total_amount: Money(),
+    access_token: Type.String({
+      description:
+        'The order’s own token, shown once: sent as `X-Order-Token` it lets a publishable key read this order (a guest’s confirmation page)',
+    }),
+  },
   { $id: 'CreatedOrder', title: 'CreatedOrder', additionalProperties: false },
 );
 export type CreatedOrder = Static<typeof CreatedOrderSchema>;
@@ -138,6 +145,9 @@ export const createOrderOperation = {
     'waits for it and gets its answer, replayed (or, when the first ended without one, is placed',
     'or refused itself).',
     '',
+    'With a customer’s token beside the key (BearerAuth), the order is that customer’s',
+    '(GET /customers/{id}/orders); a token that is not a valid customer’s is 401.',
+    '',
     'Retrying: a request that got no answer (timeout, lost connection, 502/503/504) may or may not',
     'have been placed; sent again with the same `Idempotency-Key` and body it is placed at most',
     'once, on any replica, so it is safe to retry. Without a key a retry may place a second order.',
@@ -167,7 +177,11 @@ export const createOrderOperation = {
       examples: [
         {
           success: true,
-          data: { order_id: 1001, total_amount: 79.8 },
+          data: {
+            order_id: 1001,
+            total_amount: 79.8,
+            access_token: 'b3JkZXItMTAwMS1hY2Nlc3MtdG9rZW4tZXhhbXBsZQ',
+          },
           message: 'Order 1001 created',
         },
       ],
@@ -196,12 +210,35 @@ export const createOrderOperation = {
   },
 };
 
+export const OrderTokenHeadersSchema = Type.Object({
+  'x-order-token': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The order’s `access_token` from its create answer',
+    }),
+  ),
+  authorization: Type.Optional(
+    Type.String({
+      description: 'The owner’s customer token (`Bearer …`), instead of the order token',
+    }),
+  ),
+});
+
 export const getOrderOperation = {
   tags: shopTag('Orders'),
   operationId: 'getOrder',
   summary: 'Order detail with its items',
-  description: 'Item `price` is the unit price at order time; `total_price` is price × quantity.',
+  description: [
+    'Item `price` is the unit price at order time; `total_price` is price × quantity.',
+    '',
+    'A secret key with `orders:read` reads any order. Any other key reads an order only with its',
+    '`X-Order-Token` (the `access_token` of its create answer) or beside its owner’s customer',
+    'token (BearerAuth, for an order placed with that token); without them, or with a wrong one,',
+    'the answer is the same 404 as for an order that does not exist.',
+  ].join('\n'),
   params: IdParamsSchema,
+  headers: OrderTokenHeadersSchema,
   response: {
     200: documented(OrderDetailResponseSchema, {
       description: 'The order with its items',
@@ -239,6 +276,68 @@ export const updateOrderStatusOperation = {
       413,
       415,
       429,
+    ),
+  },
+};
+
+/** `limit` and `cursor` of a keyset-paged list (the back office's lists and a customer's orders). */
+export const cursorQuery = (defaultLimit: number) => ({
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: defaultLimit,
+    examples: [defaultLimit],
+  }),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The `next_cursor` of the page before; absent for the first page',
+    }),
+  ),
+});
+
+export const CursorPageSchema = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1 }),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Where the next page starts; null on the last page',
+    }),
+  },
+  { $id: 'CursorPage', title: 'CursorPage', additionalProperties: false },
+);
+
+export const CustomerOrdersQuerySchema = Type.Object(cursorQuery(20), {
+  additionalProperties: false,
+});
+
+export const CustomerOrdersResponseSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Array(OrderDetailSchema),
+    pagination: CursorPageSchema,
+  },
+  { $id: 'CustomerOrdersResponse', additionalProperties: false },
+);
+
+export const listCustomerOrdersOperation = {
+  tags: shopTag('Customers'),
+  operationId: 'listCustomerOrders',
+  summary: 'A customer’s own orders',
+  description:
+    'The orders placed with this customer’s token, newest first, page by page (`cursor`). Only the customer’s own token opens it (403 for another customer’s path).',
+  params: IdParamsSchema,
+  querystring: CustomerOrdersQuerySchema,
+  response: {
+    200: documented(CustomerOrdersResponseSchema, {
+      description: 'A page of the customer’s orders',
+      examples: [
+        { success: true, data: [orderDetailExample], pagination: { limit: 20, next_cursor: null } },
+      ],
+    }),
+    ...shopErrors(
+      [400, 'params.id must be >= 1'],
+      [403, 'path id 8 is not the customer of the bearer token'],
     ),
   },
 };

@@ -10,4 +10,5 @@ export const { list: shopTagList, tag: shopTag } = apiTags({
   Newsletter: 'Newsletter subscription',
   Statistics: 'Overall counts',
   Webhooks: 'Signed webhooks and the event feed',
+  'Back office': 'Staff sign-in, staff accounts and API keys (`/admin/…`)',
 });

@@ -2,11 +2,18 @@
 // Operator commands. Each runs against DATABASE_URL, or the embedded database of the data folder.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { exitOnStartupFailure, openSharedState } from '@dogshop/service-kit';
+import { exitOnStartupFailure, HttpError, openSharedState } from '@dogshop/service-kit';
 import { readConfig, type ShopConfig } from '../config.js';
 import { createDb, type Db } from '../db/client.js';
 import { createMigration } from '../db/migrations.js';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
+import {
+  API_KEY_SCOPES,
+  STAFF_ROLES,
+  isApiKeyScope,
+  type ApiKeyScope,
+  type StaffRole,
+} from '../modules/access/policy.js';
 import {
   API_KEYS_TOPIC,
   createApiKey,
@@ -19,14 +26,20 @@ import {
   importCatalogue,
   parseCatalogue,
 } from '../modules/catalogue-import/service.js';
+import { createStaff } from '../modules/staff/service.js';
 
 const USAGE = `usage: shop <command>
   migrate                      apply pending migrations
   migrate:new <name> [--empty] generate a migration from prisma/schema.prisma
   seed                         load the demo catalogue (upsert)
   catalogue:import <file.json> validate the whole file, then import it (all or nothing)
-  api-key:create <name>        create an API key (shown once)
+  api-key:create <name> [--publishable | --scopes a,b]
+                               create an API key (shown once): secret with every scope by
+                               default, or with the scopes named, or publishable (a storefront's)
   api-key:list                 list API keys
+  staff:create <email> <name> [--role admin|staff|viewer]
+                               create a staff account (default role staff) and print its
+                               one-time set-password token (72 h)
   api-key:revoke <id>          revoke an API key`;
 
 type Command = (
@@ -86,10 +99,50 @@ const commands: Record<string, Command> = {
   },
   'api-key:create': async (args, db) => {
     const name = args[0];
-    if (!name) return usageError('api-key:create needs a name');
-    const { key, info } = await createApiKey(await db(), name);
-    console.log(`created API key #${info.id} "${info.name}" (shown once, store it now):\n${key}`);
+    if (!name || name.startsWith('--')) return usageError('api-key:create needs a name');
+    const scopes = option(args, '--scopes')?.split(',').filter(Boolean);
+    const unknown = scopes?.filter((scope) => !isApiKeyScope(scope)) ?? [];
+    if (unknown.length > 0) {
+      return usageError(
+        `unknown scope ${unknown.join(', ')} (scopes: ${API_KEY_SCOPES.join(', ')})`,
+      );
+    }
+    const publishable = args.includes('--publishable');
+    if (publishable && scopes) return usageError('a publishable key takes no --scopes');
+    const { key, info } = await createApiKey(
+      await db(),
+      name,
+      publishable
+        ? { kind: 'publishable' }
+        : { kind: 'secret', scopes: (scopes as ApiKeyScope[] | undefined) ?? API_KEY_SCOPES },
+    );
+    console.log(
+      `created ${info.kind} API key #${info.id} "${info.name}"${info.kind === 'secret' ? ` with ${info.scopes.join(', ')}` : ''} (shown once, store it now):\n${key}`,
+    );
     return 0;
+  },
+  'staff:create': async (args, db) => {
+    const [email, name] = args.filter(
+      (arg, i) => !arg.startsWith('--') && args[i - 1] !== '--role',
+    );
+    const role = option(args, '--role') ?? 'staff';
+    if (!email || !name) return usageError('staff:create needs an e-mail address and a name');
+    if (!isStaffRole(role))
+      return usageError(`unknown role ${role} (roles: ${STAFF_ROLES.join(', ')})`);
+    try {
+      const { account, setPassword } = await createStaff(await db(), null, { email, name, role });
+      console.log(
+        `created ${account.role} account #${account.id} ${account.email}; its one-time set-password token (72 h, shown once):\n${setPassword!.token}\n` +
+          `set the password with: POST /admin/auth/set-password {"token": "…", "password": "…"}`,
+      );
+      return 0;
+    } catch (error) {
+      if (error instanceof HttpError) {
+        console.error(error.message);
+        return 1;
+      }
+      throw error;
+    }
   },
   'api-key:list': async (_args, db) => {
     const keys = await listApiKeys(await db());
@@ -97,7 +150,7 @@ const commands: Record<string, Command> = {
     for (const k of keys) {
       const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
       console.log(
-        `#${k.id}\t${k.prefix}…\t${k.name}\tcreated ${k.createdAt.toISOString()}\t${state}`,
+        `#${k.id}\t${k.kind}\t${k.prefix}…\t${k.name}\tcreated ${k.createdAt.toISOString()}\t${state}`,
       );
     }
     return 0;
@@ -143,6 +196,15 @@ async function announce(config: ShopConfig): Promise<boolean> {
     await shared.close();
   }
 }
+
+/** The value after `--name` (`--name value`), if given. */
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+const isStaffRole = (value: string): value is StaffRole =>
+  (STAFF_ROLES as readonly string[]).includes(value);
 
 function usageError(message: string): number {
   console.error(`${message}\n${USAGE}`);

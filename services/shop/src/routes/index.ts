@@ -1,7 +1,11 @@
 import type { ServiceContext } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ShopConfig } from '../config.js';
+import { API_KEYS_TOPIC } from '../modules/api-keys/service.js';
 import { addressRoutes } from './addresses/index.js';
+import { apiKeyRoutes } from './admin/api-keys.js';
+import { staffAuthRoutes } from './admin/auth.js';
+import { staffRoutes } from './admin/staff.js';
 import { categoryRoutes } from './categories/index.js';
 import { customerRoutes } from './customers/index.js';
 import { eventRoutes } from './events/index.js';
@@ -13,13 +17,13 @@ import { statsRoutes } from './stats/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /**
- * Every resource's routes. Each route declares its auth (`config.auth`: `apiKey`, `customer` or
- * `none`) and whether its answers are personal (`Cache-Control: private, no-store`); service-kit's
+ * Every resource's routes. Each route declares its auth (`config.auth`: `apiKey`, `customer`,
+ * `staff`, `scoped` with its `config.scope`, or `none`; plugins/auth.ts) and whether its answers are personal (`Cache-Control: private, no-store`); service-kit's
  * `routeAuth`, registered just before this, enforces and documents both.
  */
 export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = async (
   app,
-  { config },
+  { config, shared },
 ) => {
   await app.register(productRoutes);
   await app.register(categoryRoutes);
@@ -31,4 +35,10 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   await app.register(statsRoutes);
   await app.register(eventRoutes);
   await app.register(webhookRoutes, { webhooks: config.webhooks });
+  // The back office (`/admin/…`): staff sign-in, staff accounts, API keys.
+  await app.register(staffAuthRoutes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
+  await app.register(staffRoutes);
+  await app.register(apiKeyRoutes, {
+    announceRevocation: () => shared.invalidation.publish(API_KEYS_TOPIC),
+  });
 };

@@ -26,6 +26,10 @@ export const findCatalogueEntries = (db: Db, ids: number[]): Promise<CatalogueEn
   });
 
 export interface OrderToPlace {
+  /** The signed-in customer who places it (its owner), or null for a guest. */
+  customerId: number | null;
+  /** The order's access token, shown once in the answer, and its SHA-256, stored. */
+  accessToken: { token: string; hash: string };
   customerName: string;
   customerEmail: string;
   customerPhone: string;
@@ -69,9 +73,10 @@ const toCatalogue = (rows: CatalogueJson): CatalogueEntry[] =>
  * stored body with the response sent). `numbered` is the order's id and total, before the order
  * row is written: the answer is stored first, as the claim every other write depends on.
  */
-const createdOrderAnswerJson = Prisma.sql`jsonb_build_object(
+const createdOrderAnswerJson = (order: OrderToPlace) => Prisma.sql`jsonb_build_object(
   'success', true,
-  'data', jsonb_build_object('order_id', numbered.id, 'total_amount', trim_scale(numbered.total)),
+  'data', jsonb_build_object('order_id', numbered.id, 'total_amount', trim_scale(numbered.total),
+                             'access_token', ${order.accessToken.token}::text),
   'message', 'Order ' || numbered.id || ' created')`;
 
 /**
@@ -165,7 +170,7 @@ export async function placeOrderIfAccepted(
         unanswered: Prisma.sql`AND NOT EXISTS (SELECT FROM existing)`,
         claim: Prisma.sql`, claim AS (${answerSql(
           key,
-          { statusCode: 201, body: createdOrderAnswerJson },
+          { statusCode: 201, body: createdOrderAnswerJson(order) },
           Prisma.sql`numbered`,
         )})`,
         gate: Prisma.sql`EXISTS (SELECT FROM claim)`,
@@ -218,9 +223,10 @@ export async function placeOrderIfAccepted(
       RETURNING p.id, p.name, p.price, w.quantity, p.stock
     ), placed AS (
       INSERT INTO orders (id, customer_name, customer_email, customer_phone, total_amount, status,
-                          created_at, updated_at)
+                          created_at, updated_at, customer_id, access_token_hash)
       SELECT n.id, ${order.customerName}, ${order.customerEmail}, ${order.customerPhone}, n.total,
-             ${order.status}::order_status, ${now}, ${now}
+             ${order.status}::order_status, ${now}, ${now}, ${order.customerId}::int,
+             ${order.accessToken.hash}
         FROM numbered n
        WHERE ${keyed.gate}
       RETURNING id, total_amount, status
@@ -300,6 +306,30 @@ export const findOrderWithItems = (db: Db | Tx, id: number) =>
   });
 
 export type OrderWithItems = NonNullable<Awaited<ReturnType<typeof findOrderWithItems>>>;
+
+/** A customer's orders with their items, newest first (ties by id), after `after`, `take` of them. */
+export const findCustomerOrders = (
+  db: Db,
+  customerId: number,
+  take: number,
+  after?: { createdAt: Date; id: number },
+) =>
+  db.order.findMany({
+    where: {
+      customerId,
+      ...(after
+        ? {
+            OR: [
+              { createdAt: { lt: after.createdAt } },
+              { createdAt: after.createdAt, id: { lt: after.id } },
+            ],
+          }
+        : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+    include: { items: { orderBy: [{ productId: 'asc' }, { id: 'asc' }] } },
+  });
 
 export async function findOrderStatus(tx: Tx, id: number): Promise<OrderStatus | null> {
   const order = await tx.order.findUnique({ where: { id }, select: { status: true } });

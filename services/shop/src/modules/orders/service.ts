@@ -8,6 +8,7 @@ import type {
 import { conflict, notFound, type HttpError } from '@dogshop/service-kit';
 import type { Db, Tx } from '../../db/client.js';
 import { retryingConflicts } from '../../db/prisma-errors.js';
+import { decodeCursor, encodeCursor } from '../../domain/cursor.js';
 import { insertEvents } from '../events/repository.js';
 import { Decimal, sameCents, toMoneyNumber } from '../../domain/money.js';
 import { optionalText, requiredText } from '../../domain/text.js';
@@ -19,6 +20,7 @@ import {
   type KeyedRequest,
   type StoredAnswer,
 } from '../idempotency/service.js';
+import { isOrderToken, newOrderAccessToken } from './access-token.js';
 import { orderToDto } from './mapper.js';
 import {
   MAX_ORDER_TOTAL,
@@ -46,6 +48,7 @@ import {
   findCatalogueEntries,
   findOrderLines,
   findOrderStatus,
+  findCustomerOrders,
   findOrderWithItems,
   placeOrderIfAccepted,
   recordStatusChange,
@@ -77,11 +80,14 @@ export async function createOrder(
   db: Db,
   body: CreateOrderBody,
   idempotencyKey?: string,
+  customerId: number | null = null,
 ): Promise<{ order: CreatedOrder; replayed: boolean }> {
-  const order = sentOrder(body);
+  const order = sentOrder(body, customerId);
   if (idempotencyKey === undefined) {
     const placement = await place(db, order);
-    if (placement.outcome === 'placed') return { order: created(placement), replayed: false };
+    if (placement.outcome === 'placed') {
+      return { order: created(placement, order), replayed: false };
+    }
     if (placement.outcome === 'refused') throw refusalOf(order, placement.catalogue);
     throw new Error(`the order statement answered ${placement.outcome} without a key`);
   }
@@ -90,7 +96,7 @@ export async function createOrder(
     const placement = await place(db, order, request);
     switch (placement.outcome) {
       case 'placed':
-        return { order: created(placement), replayed: false };
+        return { order: created(placement, order), replayed: false };
       case 'answered':
         return replayed(request, placement.answer);
       case 'refused': {
@@ -111,9 +117,13 @@ export async function createOrder(
   throw new Error(`the answer of Idempotency-Key ${idempotencyKey} keeps vanishing`);
 }
 
-const created = (placement: { orderId: number; total: Decimal }): CreatedOrder => ({
+const created = (
+  placement: { orderId: number; total: Decimal },
+  order: SentOrder,
+): CreatedOrder => ({
   order_id: placement.orderId,
   total_amount: toMoneyNumber(placement.total),
+  access_token: order.fields.accessToken.token,
 });
 
 const replayed = (request: KeyedRequest, stored: StoredAnswer) => ({
@@ -129,11 +139,13 @@ interface SentOrder {
   prices: Decimal[] | null;
 }
 
-const sentOrder = (body: CreateOrderBody): SentOrder => {
+const sentOrder = (body: CreateOrderBody, customerId: number | null): SentOrder => {
   const customerName = requiredText(body.customer_name, 'body.customer_name');
   const lines = mergeLines(body.items);
   return {
     fields: {
+      customerId,
+      accessToken: newOrderAccessToken(),
       customerName,
       customerEmail: body.customer_email,
       customerPhone: optionalText(body.customer_phone) ?? '',
@@ -230,6 +242,48 @@ function refusal(lines: readonly MergedLine[], catalogue: CatalogueEntry[]): Htt
 export async function getOrder(db: Db, id: number): Promise<OrderDetail> {
   const order = await findOrderWithItems(db, id);
   if (!order) throw notFound(`Order ${id} not found`);
+  return orderToDto(order);
+}
+
+/** A page of a customer's own orders, newest first, and where the next page starts. */
+export async function listCustomerOrders(
+  db: Db,
+  customerId: number,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<{ orders: OrderDetail[]; nextCursor: string | null }> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const rows = await findCustomerOrders(db, customerId, page.limit + 1, after);
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    orders: shown.map(orderToDto),
+    nextCursor: rows.length > page.limit && last ? encodeCursor(last) : null,
+  };
+}
+
+/** Who asks for an order through the storefront API, and what proves it may see it. */
+export interface OrderReader {
+  /** A secret key with `orders:read`: any order, as before key kinds. */
+  readsAny: boolean;
+  /** The signed-in customer: their own orders. */
+  customerId: number | null;
+  /** `X-Order-Token`: the order it belongs to. */
+  orderToken: string | undefined;
+}
+
+/**
+ * The order if this reader may see it. A wrong or missing token, another customer's order and an
+ * order that does not exist all answer the same 404, so a storefront's key tells nothing about
+ * which orders exist.
+ */
+export async function getOrderFor(db: Db, id: number, reader: OrderReader): Promise<OrderDetail> {
+  const order = await findOrderWithItems(db, id);
+  const allowed =
+    order !== null &&
+    (reader.readsAny ||
+      (reader.customerId !== null && order.customerId === reader.customerId) ||
+      isOrderToken(order.accessTokenHash, reader.orderToken));
+  if (!allowed) throw notFound(`Order ${id} not found`);
   return orderToDto(order);
 }
 

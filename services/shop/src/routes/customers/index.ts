@@ -1,5 +1,6 @@
 import {
   getCustomerProfileOperation,
+  listCustomerOrdersOperation,
   loginCustomerOperation,
   registerCustomerOperation,
   updateCustomerProfileOperation,
@@ -14,6 +15,7 @@ import {
   updateProfile,
   type Account,
 } from '../../modules/customers/service.js';
+import { listCustomerOrders } from '../../modules/orders/service.js';
 import { ownAccountOnly } from '../../plugins/auth.js';
 
 export interface CustomerRouteOptions {
@@ -82,6 +84,20 @@ export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRouteOptions> = a
     async (request) => {
       await updateProfile(app.db, request.params.id, request.body);
       return { success: true as const, message: 'Profile updated' };
+    },
+  );
+
+  app.get(
+    '/customers/:id/orders',
+    { schema: listCustomerOrdersOperation, config: ownProfile, preHandler: ownAccountOnly },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const page = await listCustomerOrders(app.db, request.params.id, { limit, cursor });
+      return {
+        success: true as const,
+        data: page.orders,
+        pagination: { limit, next_cursor: page.nextCursor },
+      };
     },
   );
 };

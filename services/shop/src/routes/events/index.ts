@@ -6,7 +6,10 @@ import { listEvents } from '../../modules/events/service.js';
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/events',
-    { schema: listEventsOperation, config: { auth: 'apiKey', personal: true } },
+    {
+      schema: listEventsOperation,
+      config: { auth: 'scoped', scope: 'events:read', personal: true },
+    },
     async (request) => ({ success: true as const, data: await listEvents(app.db, request.query) }),
   );
 };

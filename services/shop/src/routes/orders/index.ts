@@ -7,7 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { REPLAYED_HEADER } from '../../modules/idempotency/service.js';
 import { createdOrderAnswer } from '../../modules/orders/mapper.js';
 import { OrderRefused } from '../../modules/orders/refusals.js';
-import { createOrder, getOrder, setOrderStatus } from '../../modules/orders/service.js';
+import { createOrder, getOrderFor, setOrderStatus } from '../../modules/orders/service.js';
+import { optionalCustomer } from '../../plugins/auth.js';
 
 /** Orders carry a customer's name and address: every answer is personal. */
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -24,7 +25,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: createOrderOperation,
       config: {
-        auth: 'apiKey',
+        auth: 'apiKeyOptionalCustomer',
         personal: true,
         normalize: { email: ['customer_email'] },
         writesEvents: true,
@@ -32,12 +33,17 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const key = request.headers['idempotency-key'];
-      const { order, replayed } = await createOrder(app.db, request.body, key).catch(
-        (error: unknown) => {
-          if (error instanceof OrderRefused) refused.inc({ reason: error.reason });
-          throw error;
-        },
-      );
+      // Placed with a customer's token beside the key: the order is that customer's.
+      const customer = optionalCustomer(request);
+      const { order, replayed } = await createOrder(
+        app.db,
+        request.body,
+        key,
+        customer?.id ?? null,
+      ).catch((error: unknown) => {
+        if (error instanceof OrderRefused) refused.inc({ reason: error.reason });
+        throw error;
+      });
       if (replayed) reply.header(REPLAYED_HEADER, 'true');
       else placed.inc();
       return reply.code(201).send(createdOrderAnswer(order));
@@ -46,18 +52,26 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/orders/:id',
-    { schema: getOrderOperation, config: { auth: 'apiKey', personal: true } },
-    async (request) => ({
-      success: true as const,
-      data: await getOrder(app.db, request.params.id),
-    }),
+    { schema: getOrderOperation, config: { auth: 'apiKeyOptionalCustomer', personal: true } },
+    async (request) => {
+      const key = request.apiKey!;
+      const customer = optionalCustomer(request);
+      return {
+        success: true as const,
+        data: await getOrderFor(app.db, request.params.id, {
+          readsAny: key.kind === 'secret' && key.scopes.includes('orders:read'),
+          customerId: customer?.id ?? null,
+          orderToken: request.headers['x-order-token'],
+        }),
+      };
+    },
   );
 
   app.put(
     '/orders/:id',
     {
       schema: updateOrderStatusOperation,
-      config: { auth: 'apiKey', personal: true, writesEvents: true },
+      config: { auth: 'scoped', scope: 'orders:write', personal: true, writesEvents: true },
     },
     async (request) => ({
       success: true as const,

@@ -28,7 +28,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookConfig 
   app,
   { webhooks: config },
 ) => {
-  const auth = { auth: 'apiKey', personal: true } as const;
+  const auth = { auth: 'scoped', scope: 'webhooks:manage', personal: true } as const;
 
   app.post('/webhooks', { schema: createWebhookOperation, config: auth }, async (request, reply) =>
     reply
