@@ -1,7 +1,12 @@
 import type { EventFeed, EventFeedQuery } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
 import { eventToDto } from './mapper.js';
-import { findEventsAfter, hasUnsequencedEvents, sequenceEvents } from './repository.js';
+import {
+  findEventsAfter,
+  hasUnsequencedEvents,
+  lockSequencer,
+  sequenceEvents,
+} from './repository.js';
 
 /** How many events one sequencer statement numbers. */
 const SEQUENCE_BATCH = 1000;
@@ -10,7 +15,11 @@ const SEQUENCE_BATCH = 1000;
 export async function sequenceCommittedEvents(db: Db): Promise<number> {
   let numbered = 0;
   while (await hasUnsequencedEvents(db)) {
-    const count = await sequenceEvents(db, SEQUENCE_BATCH);
+    // The lock and the numbering in one transaction: the lock is held until it commits.
+    const count = await db.$transaction(async (tx) => {
+      await lockSequencer(tx);
+      return sequenceEvents(tx, SEQUENCE_BATCH);
+    });
     numbered += count;
     if (count < SEQUENCE_BATCH) break;
   }

@@ -7,7 +7,6 @@ import type { Db } from '../../db/client.js';
 import { deleteEventsBefore } from '../events/repository.js';
 import { sequenceCommittedEvents } from '../events/service.js';
 import {
-  disableFailingWebhook,
   recordAndClaim,
   type AttemptRecord,
   type AttemptResult,
@@ -18,6 +17,7 @@ import {
   type ReleasedClaim,
 } from './repository.js';
 import { OpenedSecrets, openSecret } from './secrets.js';
+import { disableFailingWebhook } from './service.js';
 
 /** At most this much of an answer is read; the rest is not waited for. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
