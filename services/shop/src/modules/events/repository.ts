@@ -109,11 +109,21 @@ export const findEventsAfter = (db: Db, after: number, limit: number): Promise<E
   }) as Promise<EventRow[]>;
 
 /**
- * Deletes numbered events that occurred before `before`, except the highest numbered one, from
- * which numbering goes on.
+ * Deletes the numbered events that occurred before `before`, except the highest numbered one,
+ * from which numbering goes on, and in the same statement their deliveries to every subscription
+ * (found through the deliveries' (event_id, webhook_id) key; their attempts go with them, by the
+ * foreign key). Returns how many events it deleted.
  */
-export const deleteEventsBefore = (db: Db, before: Date): Promise<number> =>
-  db.$executeRaw`
-    DELETE FROM events
-     WHERE occurred_at < ${before}
-       AND sequence < (SELECT max(sequence) FROM events)`;
+export async function deleteEventsBefore(tx: Tx, before: Date): Promise<number> {
+  const [row] = await tx.$queryRaw<Array<{ events: number }>>`
+    WITH expired AS (
+      DELETE FROM events
+       WHERE occurred_at < ${before}
+         AND sequence < (SELECT max(sequence) FROM events)
+      RETURNING id
+    ), copies AS (
+      DELETE FROM webhook_deliveries d USING expired e WHERE d.event_id = e.id
+    )
+    SELECT count(*)::int AS events FROM expired`;
+  return row?.events ?? 0;
+}

@@ -1,7 +1,6 @@
 import type { WebhookConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { deleteEventsBefore } from '../events/repository.js';
-import { sequenceCommittedEvents } from '../events/service.js';
+import { deleteExpiredEvents, sequenceCommittedEvents } from '../events/service.js';
 import { NumberingPace, retryDelayMs, SEQUENCE_AGAIN_MS } from './backoff.js';
 import { Loop } from './loop.js';
 import {
@@ -16,7 +15,7 @@ import { disableFailingWebhook } from './service.js';
 import { Signer } from './signing.js';
 import { Slots, type Moves } from './slots.js';
 
-/** How often old events are deleted. */
+/** How often old events are deleted, with their deliveries (deleteExpiredEvents). */
 const RETENTION_EVERY_MS = 60 * 60_000;
 
 interface Logger {
@@ -112,7 +111,7 @@ export class DeliveryWorker {
     this.numbering.runIn(Math.max(0, this.numbering.startedAt + SEQUENCE_AGAIN_MS - Date.now()));
   }
 
-  /** Numbers committed events (queueing their deliveries); deletes old events now and then. */
+  /** Numbers committed events (queueing their deliveries); deletes expired ones now and then. */
   private async number(): Promise<number> {
     try {
       const numbered = await sequenceCommittedEvents(this.db);
@@ -235,7 +234,6 @@ export class DeliveryWorker {
   private async keepRetention(): Promise<void> {
     if (Date.now() - this.lastRetention < RETENTION_EVERY_MS) return;
     this.lastRetention = Date.now();
-    const before = new Date(Date.now() - this.config.eventRetentionDays * 24 * 60 * 60_000);
-    await deleteEventsBefore(this.db, before);
+    await deleteExpiredEvents(this.db, this.config.eventRetentionDays);
   }
 }

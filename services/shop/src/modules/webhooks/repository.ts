@@ -1,5 +1,6 @@
 import type { DeliveryOutcome } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
+import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 export const WEBHOOK_FIELDS = {
@@ -480,6 +481,22 @@ export async function failPendingOfDisabled(tx: Tx, webhookId: number): Promise<
     where: { webhookId, status: 'pending', webhook: { enabled: false } },
     data: { status: 'failed' },
   });
+}
+
+/**
+ * Deletes the deliveries queued before `before` whose event is gone (their attempts go with them):
+ * pings, which are no event of the feed, and any left by events deleted without them. Reads the
+ * oldest rows only: by the key (the order they were queued) up to the first queued since
+ * `before`, which the second statement, planned for that value, does not pass.
+ */
+export async function deleteDeliveriesWithoutEvent(tx: Tx, before: Date): Promise<number> {
+  const [first] = await tx.$queryRaw<Array<{ id: number | null }>>`
+    SELECT min(id) AS id FROM webhook_deliveries WHERE created_at >= ${before}`;
+  const upTo = first?.id ?? 2_147_483_647;
+  return tx.$executeRaw`
+    DELETE FROM webhook_deliveries d
+     WHERE d.id < ${upTo} AND d.created_at < ${before}
+       AND NOT EXISTS (SELECT FROM events e WHERE e.id = d.event_id) ${PLAN_PER_CALL}`;
 }
 
 /**
