@@ -171,4 +171,40 @@ describe('retention', () => {
       kept,
     ]);
   });
+
+  it('keeps the newest numbered event with its deliveries until a newer one is numbered', async () => {
+    const old = `newest-${randomUUID()}@example.com`;
+    const occurredAt = new Date(Date.now() - 40 * 24 * 3600_000);
+    await t.app.db.event.create({
+      data: {
+        type: 'product.out_of_stock',
+        occurredAt,
+        data: { product_id: 5, name: old, stock: 0 },
+      },
+    });
+    const delivered = await t.app.db.deliveryAttempt.count();
+    // Numbered, sent to both subscriptions, then kept by the same worker's retention.
+    await withWorker(async () => (await t.app.db.deliveryAttempt.count()) === delivered + 2);
+    expect(await rowsHolding(old)).toEqual({ events: 1, webhook_deliveries: 2 });
+
+    await t.app.db.event.create({
+      data: {
+        type: 'product.back_in_stock',
+        occurredAt: new Date(),
+        data: { product_id: 5, name: 'newer', stock: 1 },
+      },
+    });
+    // The newer one numbered and sent to both; the old one gone with its deliveries' attempts.
+    await withWorker(
+      async () =>
+        Object.keys(await rowsHolding(old)).length === 0 &&
+        (await t.app.db.deliveryAttempt.count()) === delivered + 2,
+    );
+    expect(
+      await count(
+        'SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_type = $1',
+        'product.back_in_stock',
+      ),
+    ).toBe(2);
+  });
 });
