@@ -38,6 +38,11 @@ export async function insertEvents(tx: Tx, events: NewEvent[]): Promise<void> {
  */
 export const SEQUENCER_LOCK = 2_302_026_112_501n;
 
+/** Takes the sequencer's lock until the end of the transaction (see sequenceEvents). */
+export async function lockSequencer(tx: Tx): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK}::bigint)`;
+}
+
 /**
  * Numbers the committed events that have no sequence yet, after every number given before,
  * oldest insert first; returns how many it numbered (at most `batch`).
@@ -58,10 +63,8 @@ export const SEQUENCER_LOCK = 2_302_026_112_501n;
  * Retention never deletes the highest numbered row (see deleteEventsBefore), so numbering goes on
  * from it rather than starting again.
  */
-export const sequenceEvents = (db: Db, batch: number): Promise<number> =>
-  db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK}::bigint)`;
-    const [row] = await tx.$queryRaw<Array<{ numbered: number }>>`
+export async function sequenceEvents(tx: Tx, batch: number): Promise<number> {
+  const [row] = await tx.$queryRaw<Array<{ numbered: number }>>`
       WITH last AS (SELECT coalesce(max(sequence), 0) AS n FROM events),
       next AS (
         SELECT e.id, last.n + row_number() OVER (ORDER BY e.position) AS sequence
@@ -86,8 +89,8 @@ export const sequenceEvents = (db: Db, batch: number): Promise<number> =>
           JOIN webhooks w ON w.enabled AND (n.type = ANY(w.events) OR '*' = ANY(w.events))
       )
       SELECT count(*)::int AS numbered FROM numbered`;
-    return row?.numbered ?? 0;
-  });
+  return row?.numbered ?? 0;
+}
 
 /** Whether any committed event still waits for its number. */
 export async function hasUnsequencedEvents(db: Db): Promise<boolean> {
@@ -106,11 +109,21 @@ export const findEventsAfter = (db: Db, after: number, limit: number): Promise<E
   }) as Promise<EventRow[]>;
 
 /**
- * Deletes numbered events that occurred before `before`, except the highest numbered one, from
- * which numbering goes on.
+ * Deletes the numbered events that occurred before `before`, except the highest numbered one,
+ * from which numbering goes on, and in the same statement their deliveries to every subscription
+ * (found through the deliveries' (event_id, webhook_id) key; their attempts go with them, by the
+ * foreign key). Returns how many events it deleted.
  */
-export const deleteEventsBefore = (db: Db, before: Date): Promise<number> =>
-  db.$executeRaw`
-    DELETE FROM events
-     WHERE occurred_at < ${before}
-       AND sequence < (SELECT max(sequence) FROM events)`;
+export async function deleteEventsBefore(tx: Tx, before: Date): Promise<number> {
+  const [row] = await tx.$queryRaw<Array<{ events: number }>>`
+    WITH expired AS (
+      DELETE FROM events
+       WHERE occurred_at < ${before}
+         AND sequence < (SELECT max(sequence) FROM events)
+      RETURNING id
+    ), copies AS (
+      DELETE FROM webhook_deliveries d USING expired e WHERE d.event_id = e.id
+    )
+    SELECT count(*)::int AS events FROM expired`;
+  return row?.events ?? 0;
+}

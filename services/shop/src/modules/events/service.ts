@@ -1,7 +1,14 @@
 import type { EventFeed, EventFeedQuery } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
+import { deleteDeliveriesWithoutEvent } from '../webhooks/repository.js';
 import { eventToDto } from './mapper.js';
-import { findEventsAfter, hasUnsequencedEvents, sequenceEvents } from './repository.js';
+import {
+  deleteEventsBefore,
+  findEventsAfter,
+  hasUnsequencedEvents,
+  lockSequencer,
+  sequenceEvents,
+} from './repository.js';
 
 /** How many events one sequencer statement numbers. */
 const SEQUENCE_BATCH = 1000;
@@ -10,7 +17,11 @@ const SEQUENCE_BATCH = 1000;
 export async function sequenceCommittedEvents(db: Db): Promise<number> {
   let numbered = 0;
   while (await hasUnsequencedEvents(db)) {
-    const count = await sequenceEvents(db, SEQUENCE_BATCH);
+    // The lock and the numbering in one transaction: the lock is held until it commits.
+    const count = await db.$transaction(async (tx) => {
+      await lockSequencer(tx);
+      return sequenceEvents(tx, SEQUENCE_BATCH);
+    });
     numbered += count;
     if (count < SEQUENCE_BATCH) break;
   }
@@ -25,4 +36,22 @@ export async function listEvents(db: Db, query: EventFeedQuery): Promise<EventFe
   await sequenceCommittedEvents(db);
   const events = (await findEventsAfter(db, query.after, query.limit)).map(eventToDto);
   return { events, next_after: events.at(-1)?.sequence ?? query.after };
+}
+
+/**
+ * Retention: deletes the events that occurred more than `retentionDays` ago (but the newest
+ * numbered, from which numbering goes on) with every copy of them, their deliveries to each
+ * subscription and those deliveries' attempts; then the pings and any deliveries left without
+ * their event queued as long ago. Two statements, no transaction: each deletes whole events
+ * with their copies, and the second finds next time what a failed run left.
+ */
+export async function deleteExpiredEvents(
+  db: Db,
+  retentionDays: number,
+  now = Date.now(),
+): Promise<{ events: number; deliveries: number }> {
+  const before = new Date(now - retentionDays * 24 * 60 * 60_000);
+  const events = await deleteEventsBefore(db, before);
+  const deliveries = await deleteDeliveriesWithoutEvent(db, before);
+  return { events, deliveries };
 }

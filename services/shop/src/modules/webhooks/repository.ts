@@ -1,5 +1,6 @@
 import type { DeliveryOutcome } from '@dogshop/contracts/shop';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
+import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 export const WEBHOOK_FIELDS = {
@@ -39,37 +40,39 @@ export const insertWebhook = (
 export const findWebhooks = (db: Db): Promise<WebhookRow[]> =>
   db.webhook.findMany({ select: WEBHOOK_FIELDS, orderBy: { id: 'asc' } });
 
-export const findWebhook = (db: Db, id: number): Promise<WebhookRow | null> =>
+export const findWebhook = (db: Tx, id: number): Promise<WebhookRow | null> =>
   db.webhook.findUnique({ where: { id }, select: WEBHOOK_FIELDS });
 
 /**
- * Changes the fields given; null when there is no such webhook. Enabling clears the reason it
- * was disabled and its failing streak, and makes its pending deliveries due at once; one with an
- * attempt in flight stays claimed (no second worker sends it meanwhile) and is due at once when
- * that attempt fails (see recordAttempt).
+ * Changes the fields given; false when there is no such webhook. Enabling clears the reason it
+ * was disabled and its failing streak (the service makes its pending deliveries due with it).
  */
-export const updateWebhook = (
-  db: Db,
+export async function updateWebhookFields(
+  tx: Tx,
   id: number,
   change: { url?: string; events?: string[]; description?: string; enabled?: boolean },
-): Promise<WebhookRow | null> =>
-  db.$transaction(async (tx) => {
-    const { count } = await tx.webhook.updateMany({
-      where: { id },
-      data: {
-        ...change,
-        ...(change.enabled === true ? { disabledReason: null, failingSince: null } : {}),
-      },
-    });
-    if (count === 0) return null;
-    if (change.enabled === true) {
-      await tx.webhookDelivery.updateMany({
-        where: { webhookId: id, status: { in: ['pending', 'failed'] } },
-        data: { status: 'pending', nextAttemptAt: new Date() },
-      });
-    }
-    return tx.webhook.findUnique({ where: { id }, select: WEBHOOK_FIELDS });
+): Promise<boolean> {
+  const { count } = await tx.webhook.updateMany({
+    where: { id },
+    data: {
+      ...change,
+      ...(change.enabled === true ? { disabledReason: null, failingSince: null } : {}),
+    },
   });
+  return count > 0;
+}
+
+/**
+ * Makes a webhook's pending and failed deliveries due at once (it was enabled again); one with an
+ * attempt in flight stays claimed (no second worker sends it meanwhile) and is due at once when
+ * that attempt fails (see recordAttempts).
+ */
+export async function makeUndeliveredDue(tx: Tx, webhookId: number): Promise<void> {
+  await tx.webhookDelivery.updateMany({
+    where: { webhookId, status: { in: ['pending', 'failed'] } },
+    data: { status: 'pending', nextAttemptAt: new Date() },
+  });
+}
 
 export async function deleteWebhook(db: Db, id: number): Promise<boolean> {
   const { count } = await db.webhook.deleteMany({ where: { id } });
@@ -101,24 +104,27 @@ export const insertDelivery = (
     select: DELIVERY_FIELDS,
   });
 
-export async function findDeliveryPage(
-  db: Db,
+/** A page of a webhook's deliveries, newest first (with `outcome`: those with that status). */
+export const findDeliveries = (
+  tx: Tx,
   webhookId: number,
   page: { outcome?: DeliveryOutcome; skip: number; take: number },
-): Promise<{ deliveries: DeliveryRow[]; total: number }> {
-  const where = { webhookId, ...(page.outcome ? { status: page.outcome } : {}) };
-  const [deliveries, total] = await db.$transaction([
-    db.webhookDelivery.findMany({
-      where,
-      select: DELIVERY_FIELDS,
-      orderBy: { id: 'desc' },
-      skip: page.skip,
-      take: page.take,
-    }),
-    db.webhookDelivery.count({ where }),
-  ]);
-  return { deliveries, total };
-}
+): Promise<DeliveryRow[]> =>
+  tx.webhookDelivery.findMany({
+    where: { webhookId, ...(page.outcome ? { status: page.outcome } : {}) },
+    select: DELIVERY_FIELDS,
+    orderBy: { id: 'desc' },
+    skip: page.skip,
+    take: page.take,
+  });
+
+/** How many deliveries a webhook has (with `outcome`: with that status). */
+export const countDeliveries = (
+  tx: Tx,
+  webhookId: number,
+  outcome?: DeliveryOutcome,
+): Promise<number> =>
+  tx.webhookDelivery.count({ where: { webhookId, ...(outcome ? { status: outcome } : {}) } });
 
 /**
  * Makes the delivery due now; null when the webhook has no such delivery. One with an attempt in
@@ -153,8 +159,8 @@ export interface ClaimedDelivery {
 }
 
 /** What a claim took, and how many were due of each webhook it looked at (at most its room). */
-export interface Claim {
-  deliveries: ClaimedDelivery[];
+export interface Claim<D = ClaimedDelivery> {
+  deliveries: D[];
   /**
    * Per webhook with due deliveries: how many of its oldest due the claim considered (at most its
    * room). Equal to its room: more of it may be due.
@@ -453,28 +459,45 @@ export async function recordAttempts(db: Db, attempts: AttemptRecord[]): Promise
 }
 
 /**
- * Disables a webhook that has been failing too long, with the reason, unless a success ended its
- * streak meanwhile; its pending deliveries become failed (re-enabling makes them due again).
- * True when this call disabled it.
+ * Disables a webhook that has been failing since `failingSince` or earlier, with the reason,
+ * unless a success ended its streak meanwhile; true when this call disabled it.
  */
-export const disableFailingWebhook = async (
-  db: Db,
+export async function disableIfFailing(
+  tx: Tx,
   webhookId: number,
   failingSince: Date,
   reason: string,
-): Promise<boolean> => {
-  const [disabled] = await db.$transaction([
-    db.webhook.updateMany({
-      where: { id: webhookId, enabled: true, failingSince: { lte: failingSince } },
-      data: { enabled: false, disabledReason: reason },
-    }),
-    db.webhookDelivery.updateMany({
-      where: { webhookId, status: 'pending', webhook: { enabled: false } },
-      data: { status: 'failed' },
-    }),
-  ]);
-  return disabled.count > 0;
-};
+): Promise<boolean> {
+  const { count } = await tx.webhook.updateMany({
+    where: { id: webhookId, enabled: true, failingSince: { lte: failingSince } },
+    data: { enabled: false, disabledReason: reason },
+  });
+  return count > 0;
+}
+
+/** A disabled webhook's pending deliveries become failed (re-enabling makes them due again). */
+export async function failPendingOfDisabled(tx: Tx, webhookId: number): Promise<void> {
+  await tx.webhookDelivery.updateMany({
+    where: { webhookId, status: 'pending', webhook: { enabled: false } },
+    data: { status: 'failed' },
+  });
+}
+
+/**
+ * Deletes the deliveries queued before `before` whose event is gone (their attempts go with them):
+ * pings, which are no event of the feed, and any left by events deleted without them. Reads the
+ * oldest rows only: by the key (the order they were queued) up to the first queued since
+ * `before`, which the second statement, planned for that value, does not pass.
+ */
+export async function deleteDeliveriesWithoutEvent(tx: Tx, before: Date): Promise<number> {
+  const [first] = await tx.$queryRaw<Array<{ id: number | null }>>`
+    SELECT min(id) AS id FROM webhook_deliveries WHERE created_at >= ${before}`;
+  const upTo = first?.id ?? 2_147_483_647;
+  return tx.$executeRaw`
+    DELETE FROM webhook_deliveries d
+     WHERE d.id < ${upTo} AND d.created_at < ${before}
+       AND NOT EXISTS (SELECT FROM events e WHERE e.id = d.event_id) ${PLAN_PER_CALL}`;
+}
 
 /**
  * Seconds since the oldest event not yet delivered was committed (still unnumbered) or queued

@@ -15,15 +15,19 @@ import type { WebhookConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { deliveryToDto, webhookToDto } from './mapper.js';
 import {
+  countDeliveries,
   deleteWebhook,
-  findDeliveryPage,
+  disableIfFailing,
+  failPendingOfDisabled,
+  findDeliveries,
   findWebhook,
   findWebhooks,
   insertDelivery,
   insertWebhook,
   makeDeliveryDue,
+  makeUndeliveredDue,
   replaceSecret,
-  updateWebhook,
+  updateWebhookFields,
 } from './repository.js';
 import { newSecret, sealSecret } from './secrets.js';
 import { checkTarget } from './targets.js';
@@ -66,7 +70,12 @@ export async function changeWebhook(
   body: UpdateWebhookBody,
 ): Promise<Webhook> {
   if (body.url !== undefined) await checkTarget(body.url, config);
-  const row = await updateWebhook(db, id, body);
+  // Enabling makes its pending deliveries due with the change, in one transaction.
+  const row = await db.$transaction(async (tx) => {
+    if (!(await updateWebhookFields(tx, id, body))) return null;
+    if (body.enabled === true) await makeUndeliveredDue(tx, id);
+    return findWebhook(tx, id);
+  });
   if (!row) throw webhookNotFound(id);
   return webhookToDto(row);
 }
@@ -115,11 +124,15 @@ export async function listDeliveries(
 ): Promise<DeliveryPage> {
   if (!(await findWebhook(db, id))) throw webhookNotFound(id);
   const { page, limit } = query;
-  const { deliveries, total } = await findDeliveryPage(db, id, {
-    ...(query.outcome ? { outcome: query.outcome } : {}),
-    skip: (page - 1) * limit,
-    take: limit,
-  });
+  // The page and its total in one transaction (on one connection, one after the other).
+  const [deliveries, total] = await db.$transaction(async (tx) => [
+    await findDeliveries(tx, id, {
+      ...(query.outcome ? { outcome: query.outcome } : {}),
+      skip: (page - 1) * limit,
+      take: limit,
+    }),
+    await countDeliveries(tx, id, query.outcome),
+  ]);
   return {
     deliveries: deliveries.map(deliveryToDto),
     pagination: { page, limit, total, pages: Math.ceil(total / limit) },
@@ -131,3 +144,20 @@ export async function retryDelivery(db: Db, id: number, deliveryId: number): Pro
   if (!row) throw notFound(`Delivery ${deliveryId} of webhook ${id} not found`);
   return deliveryToDto(row);
 }
+
+/**
+ * Disables a webhook that has been failing too long (since `failingSince`), with the reason,
+ * unless a success ended its streak meanwhile; its pending deliveries become failed (re-enabling
+ * makes them due again). True when this call disabled it.
+ */
+export const disableFailingWebhook = (
+  db: Db,
+  webhookId: number,
+  failingSince: Date,
+  reason: string,
+): Promise<boolean> =>
+  db.$transaction(async (tx) => {
+    const disabled = await disableIfFailing(tx, webhookId, failingSince, reason);
+    await failPendingOfDisabled(tx, webhookId);
+    return disabled;
+  });

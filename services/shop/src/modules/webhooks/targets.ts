@@ -25,7 +25,7 @@ export function isPublicAddress(address: string): boolean {
 /**
  * Refuses (400) a URL the shop must not send to: not https (unless allowed), or a host that is
  * or resolves to any non-public address (unless allowed). Deliveries check again when they
- * connect (delivery.ts): a name may resolve elsewhere later.
+ * connect (sender.ts): a name may resolve elsewhere later.
  */
 export async function checkTarget(url: string, policy: TargetPolicy): Promise<void> {
   let parsed: URL;
