@@ -134,6 +134,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders
+         * @description Newest first by default, page by page (`cursor`), with the exact `total` of the filter.
+         *     `q` finds an order by its number, or by a part of the e-mail address, name or phone.
+         *
+         *     **Access:** a secret key with the scope `orders:read`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["listAdminOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export orders as CSV
+         * @description Every order of the filter (the list’s filters), newest first, streamed: `text/csv` with a
+         *     UTF-8 byte-order mark, RFC 4180 quoting, and text cells starting with `=`, `+`, `-`, `@`, tab
+         *     or carriage return neutralised against formula injection. Columns: id, created_at, status, customer_name, customer_email, customer_phone, customer_id, total_amount, items.
+         *
+         *     **Access:** a secret key with the scope `orders:read`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["exportAdminOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order with its items and timeline
+         * @description **Access:** a secret key with the scope `orders:read`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["getAdminOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a note to an order
+         * @description **Access:** a secret key with the scope `orders:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        post: operations["addOrderNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change an order’s status
+         * @description Only to an allowed next status (the order’s `allowed_next`): pending → confirmed | cancelled;
+         *     confirmed → shipped | cancelled; shipped → delivered. Another is 409 naming the allowed ones;
+         *     the current status again changes nothing. A cancellation puts the stock back. The change and
+         *     its note enter the order’s timeline with who made it.
+         *
+         *     **Access:** a secret key with the scope `orders:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        post: operations["changeAdminOrderStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/staff": {
         parameters: {
             query?: never;
@@ -833,7 +945,7 @@ export interface webhooks {
         put?: never;
         /**
          * An order's status changed
-         * @description An order's status changed (`PUT /orders/{id}`): `from`, `to`, and the order as changed.
+         * @description An order's status changed (`PUT /orders/{id}`, `POST /admin/orders/{id}/status`): `from`, `to`, the order as changed, and who changed it.
          */
         post: operations["orderStatusChangedWebhook"];
         delete?: never;
@@ -925,6 +1037,17 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** Actor */
+        Actor: {
+            type: "staff" | "api_key" | "customer";
+            id: number | null;
+            /** @description The staff member’s name or the key’s title, as it was then */
+            name: string;
+        };
+        /** AddOrderNoteBody */
+        AddOrderNoteBody: {
+            text: string;
+        };
         /** Address */
         Address: {
             id: number;
@@ -943,6 +1066,58 @@ export interface components {
             success: true;
             data: components["schemas"]["Address"];
             message: string;
+        };
+        /** AdminOrder */
+        AdminOrder: {
+            id: number;
+            customer_name: string;
+            customer_email: string;
+            customer_phone: string;
+            /** @description The customer whose token placed it; null for a guest */
+            customer_id: number | null;
+            total_amount: number;
+            status: components["schemas"]["OrderStatus"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** AdminOrderDetail */
+        AdminOrderDetail: {
+            id: number;
+            customer_name: string;
+            customer_email: string;
+            customer_phone: string;
+            /** @description The customer whose token placed it; null for a guest */
+            customer_id: number | null;
+            total_amount: number;
+            status: components["schemas"]["OrderStatus"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            items: components["schemas"]["OrderItem"][];
+            /** @description The statuses this order may change to now */
+            allowed_next: ("pending" | "confirmed" | "shipped" | "delivered" | "cancelled")[];
+            /** @description Oldest first */
+            timeline: components["schemas"]["OrderTimelineEntry"][];
+        };
+        AdminOrderDetailResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminOrderDetail"];
+        };
+        AdminOrderListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminOrder"][];
+            pagination: {
+                limit: number;
+                /** @description Where the next page starts; null on the last page */
+                next_cursor: string | null;
+                /** @description Every order matching the filters, exact */
+                total: number;
+            };
         };
         /** ApiKey */
         ApiKey: {
@@ -990,6 +1165,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["Category"][];
+        };
+        /** ChangeOrderStatusBody */
+        ChangeOrderStatusBody: {
+            status: components["schemas"]["OrderStatus"];
+            note?: string;
         };
         /** ChangeStaffPasswordBody */
         ChangeStaffPasswordBody: {
@@ -1269,6 +1449,11 @@ export interface components {
             /** @description Must equal the current catalogue price, else 409 */
             price: number;
         };
+        OrderNoteResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["OrderTimelineEntry"];
+        };
         /** OrderStatus */
         OrderStatus: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled";
         /** OrderStatusChange */
@@ -1276,6 +1461,8 @@ export interface components {
             from: components["schemas"]["OrderStatus"];
             to: components["schemas"]["OrderStatus"];
             order: components["schemas"]["OrderDetail"];
+            /** @description Who changed it (null when no one is known) */
+            actor: components["schemas"]["Actor"] | null;
         };
         /** OrderStatusChangedEvent */
         OrderStatusChangedEvent: {
@@ -1314,7 +1501,28 @@ export interface components {
                         total_price: number;
                     }[];
                 };
+                /** @description Who changed it (null when no one is known) */
+                actor: {
+                    type: "staff" | "api_key" | "customer";
+                    id: number | null;
+                    /** @description The staff member’s name or the key’s title, as it was then */
+                    name: string;
+                } | null;
             };
+        };
+        /** OrderTimelineEntry */
+        OrderTimelineEntry: {
+            type: "status" | "note";
+            /** Format: date-time */
+            at: string;
+            /** @description Who did it; null for the order’s creation by a guest and changes before the back office */
+            actor: components["schemas"]["Actor"] | null;
+            /** @description A status change’s earlier status (null for the order’s creation and for notes) */
+            from: ("pending" | "confirmed" | "shipped" | "delivered" | "cancelled") | null;
+            /** @description A status change’s new status (null for notes) */
+            to: ("pending" | "confirmed" | "shipped" | "delivered" | "cancelled") | null;
+            /** @description A status change’s note, or the note’s text */
+            note: string | null;
         };
         /** Pagination */
         Pagination: {
@@ -2688,6 +2896,966 @@ export interface operations {
                      *       "success": false,
                      *       "error": "This link is invalid, used or expired",
                      *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listAdminOrders: {
+        parameters: {
+            query?: {
+                /** @description One or more statuses (`status=pending&status=confirmed`) */
+                status?: components["schemas"]["OrderStatus"][];
+                created_from?: string;
+                /** @description Exclusive: orders before this time */
+                created_to?: string;
+                /** @description An order number, or a part of the customer’s e-mail address, name or phone number (case ignored) */
+                q?: string;
+                sort?: "-created_at" | "created_at" | "-total_amount";
+                /**
+                 * @description Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 50
+                 */
+                limit?: number;
+                /** @description The `next_cursor` of the page before; absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1001,
+                     *           "customer_name": "Jana Johannsen",
+                     *           "customer_email": "jana.johannsen@example.com",
+                     *           "customer_phone": "+49 4131 123456",
+                     *           "customer_id": null,
+                     *           "total_amount": 79.8,
+                     *           "status": "confirmed",
+                     *           "created_at": "2026-03-20T14:02:11.000Z",
+                     *           "updated_at": "2026-03-20T15:10:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "next_cursor": null,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminOrderListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "querystring.cursor is not a cursor this list gave",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    exportAdminOrders: {
+        parameters: {
+            query?: {
+                /** @description One or more statuses (`status=pending&status=confirmed`) */
+                status?: components["schemas"]["OrderStatus"][];
+                created_from?: string;
+                /** @description Exclusive: orders before this time */
+                created_to?: string;
+                /** @description An order number, or a part of the customer’s e-mail address, name or phone number (case ignored) */
+                q?: string;
+                format?: "csv";
+                /** @description semicolon for spreadsheet locales that expect it */
+                delimiter?: "comma" | "semicolon";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, a download */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description `attachment; filename="orders-YYYY-MM-DD.csv"` */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,created_at,status,customer_name,customer_email,customer_phone,customer_id,total_amount,items
+                     *     1001,2026-03-20T14:02:11.000Z,confirmed,Jana Johannsen,jana.johannsen@example.com,+49 4131 123456,,79.8,2
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    getAdminOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1001,
+                     *         "customer_name": "Jana Johannsen",
+                     *         "customer_email": "jana.johannsen@example.com",
+                     *         "customer_phone": "+49 4131 123456",
+                     *         "customer_id": null,
+                     *         "total_amount": 79.8,
+                     *         "status": "confirmed",
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "updated_at": "2026-03-20T15:10:00.000Z",
+                     *         "items": [
+                     *           {
+                     *             "product_id": 12,
+                     *             "product_name": "Tracking lead 10 m",
+                     *             "quantity": 2,
+                     *             "price": 39.9,
+                     *             "total_price": 79.8
+                     *           }
+                     *         ],
+                     *         "allowed_next": [
+                     *           "shipped",
+                     *           "cancelled"
+                     *         ],
+                     *         "timeline": [
+                     *           {
+                     *             "type": "status",
+                     *             "at": "2026-03-20T14:02:11.000Z",
+                     *             "actor": null,
+                     *             "from": null,
+                     *             "to": "pending",
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "type": "status",
+                     *             "at": "2026-03-20T15:10:00.000Z",
+                     *             "actor": {
+                     *               "type": "staff",
+                     *               "id": 3,
+                     *               "name": "Mia Berger"
+                     *             },
+                     *             "from": "pending",
+                     *             "to": "confirmed",
+                     *             "note": "Paid by transfer"
+                     *           },
+                     *           {
+                     *             "type": "note",
+                     *             "at": "2026-03-20T15:12:00.000Z",
+                     *             "actor": {
+                     *               "type": "staff",
+                     *               "id": 3,
+                     *               "name": "Mia Berger"
+                     *             },
+                     *             "from": null,
+                     *             "to": null,
+                     *             "note": "Customer asked for a gift wrap"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminOrderDetailResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No order with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Order 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    addOrderNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Customer asked for a gift wrap"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddOrderNoteBody"];
+            };
+        };
+        responses: {
+            /** @description The note, as its timeline shows it */
+            201: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "type": "note",
+                     *         "at": "2026-03-20T15:12:00.000Z",
+                     *         "actor": {
+                     *           "type": "staff",
+                     *           "id": 3,
+                     *           "name": "Mia Berger"
+                     *         },
+                     *         "from": null,
+                     *         "to": null,
+                     *         "note": "Customer asked for a gift wrap"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderNoteResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No order with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Order 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    changeAdminOrderStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "shipped",
+                 *       "note": "DHL 00340434161094042557"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangeOrderStatusBody"];
+            };
+        };
+        responses: {
+            /** @description The order as changed */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1001,
+                     *         "customer_name": "Jana Johannsen",
+                     *         "customer_email": "jana.johannsen@example.com",
+                     *         "customer_phone": "+49 4131 123456",
+                     *         "customer_id": null,
+                     *         "total_amount": 79.8,
+                     *         "status": "confirmed",
+                     *         "created_at": "2026-03-20T14:02:11.000Z",
+                     *         "updated_at": "2026-03-20T15:10:00.000Z",
+                     *         "items": [
+                     *           {
+                     *             "product_id": 12,
+                     *             "product_name": "Tracking lead 10 m",
+                     *             "quantity": 2,
+                     *             "price": 39.9,
+                     *             "total_price": 79.8
+                     *           }
+                     *         ],
+                     *         "allowed_next": [
+                     *           "shipped",
+                     *           "cancelled"
+                     *         ],
+                     *         "timeline": [
+                     *           {
+                     *             "type": "status",
+                     *             "at": "2026-03-20T14:02:11.000Z",
+                     *             "actor": null,
+                     *             "from": null,
+                     *             "to": "pending",
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "type": "status",
+                     *             "at": "2026-03-20T15:10:00.000Z",
+                     *             "actor": {
+                     *               "type": "staff",
+                     *               "id": 3,
+                     *               "name": "Mia Berger"
+                     *             },
+                     *             "from": "pending",
+                     *             "to": "confirmed",
+                     *             "note": "Paid by transfer"
+                     *           },
+                     *           {
+                     *             "type": "note",
+                     *             "at": "2026-03-20T15:12:00.000Z",
+                     *             "actor": {
+                     *               "type": "staff",
+                     *               "id": 3,
+                     *               "name": "Mia Berger"
+                     *             },
+                     *             "from": null,
+                     *             "to": null,
+                     *             "note": "Customer asked for a gift wrap"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminOrderDetailResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No order with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Order 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "cannot change order 1001 from delivered to pending (delivered allows: no change)",
+                     *       "status_code": 409
                      *     }
                      */
                     "application/json": components["schemas"]["ShopError"];
@@ -8996,6 +10164,11 @@ export interface operations {
                  *               "total_price": 79.8
                  *             }
                  *           ]
+                 *         },
+                 *         "actor": {
+                 *           "type": "staff",
+                 *           "id": 3,
+                 *           "name": "Mia Berger"
                  *         }
                  *       }
                  *     }

@@ -415,3 +415,16 @@ export const resetStaffPasswordOperation = {
     ...shopErrors([...staffNotFound]),
   },
 };
+
+/** Who made a change: a staff member, an API key (its title), or a customer. */
+export const ActorSchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal('staff'), Type.Literal('api_key'), Type.Literal('customer')]),
+    id: Type.Union([Id(), Type.Null()]),
+    name: Type.String({
+      description: 'The staff member’s name or the key’s title, as it was then',
+    }),
+  },
+  { $id: 'Actor', title: 'Actor', additionalProperties: false },
+);
+export type Actor = Static<typeof ActorSchema>;

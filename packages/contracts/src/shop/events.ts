@@ -1,3 +1,4 @@
+import { ActorSchema } from './access.js';
 import { Type, type Static, type TSchema } from 'typebox';
 import { DataEnvelope, documented } from '../common.js';
 import { shopErrors } from './errors.js';
@@ -22,7 +23,14 @@ export const EventTypeSchema = Type.Union(
 );
 
 export const OrderStatusChangeSchema = Type.Object(
-  { from: OrderStatusSchema, to: OrderStatusSchema, order: OrderDetailSchema },
+  {
+    from: OrderStatusSchema,
+    to: OrderStatusSchema,
+    order: OrderDetailSchema,
+    actor: Type.Union([ActorSchema, Type.Null()], {
+      description: 'Who changed it (null when no one is known)',
+    }),
+  },
   { $id: 'OrderStatusChange', title: 'OrderStatusChange', additionalProperties: false },
 );
 export type OrderStatusChange = Static<typeof OrderStatusChangeSchema>;

@@ -17,6 +17,7 @@ export * from './events.js';
 export * from './webhooks.js';
 export * from './tags.js';
 export * from './access.js';
+export * from './admin-orders.js';
 
 /** The shop's OpenAPI self-description: title, auth schemes, tags and error responses. */
 export const shopApi: ApiDescription = {

@@ -416,12 +416,13 @@ const DELIVERED: {
     operationId: 'orderStatusChangedWebhook',
     summary: "An order's status changed",
     description:
-      "An order's status changed (`PUT /orders/{id}`): `from`, `to`, and the order as changed.",
+      "An order's status changed (`PUT /orders/{id}`, `POST /admin/orders/{id}/status`): `from`, `to`, the order as changed, and who changed it.",
     data: OrderStatusChangeSchema,
     example: {
       from: 'pending',
       to: 'confirmed',
       order: { ...orderDetailExample, status: 'confirmed' },
+      actor: { type: 'staff', id: 3, name: 'Mia Berger' },
     },
   },
   'review.created': {

@@ -13,3 +13,6 @@ export function requiredText(value: string, field: string): string {
 export function optionalText(value: string | undefined): string | undefined {
   return value?.trim();
 }
+
+/** LIKE's wildcards (and its escape character) escaped, so that a text matches literally. */
+export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&');

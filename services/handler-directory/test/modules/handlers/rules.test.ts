@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { neutraliseFormula } from '../../../src/modules/handlers/export-csv.js';
+import { neutraliseFormula } from '@dogshop/service-kit';
 import { nameSortKey } from '../../../src/modules/handlers/name-sort.js';
 
 describe('nameSortKey', () => {

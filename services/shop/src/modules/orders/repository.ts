@@ -2,6 +2,7 @@ import type { OrderStatus } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
 import { Decimal } from '../../domain/money.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { actorColumns, type Actor } from '../audit/actor.js';
 import {
   answerSql,
   liveAnswerSql,
@@ -292,9 +293,16 @@ export async function recordStatusChange(
   orderId: number,
   from: OrderStatus | null,
   to: OrderStatus,
+  by: { actor: Actor | null; note?: string | undefined },
 ): Promise<void> {
   await tx.orderStatusChange.create({
-    data: { orderId, fromStatus: from, toStatus: to },
+    data: {
+      orderId,
+      fromStatus: from,
+      toStatus: to,
+      note: by.note ?? null,
+      ...(by.actor ? actorColumns(by.actor) : {}),
+    },
     select: { id: true },
   });
 }

@@ -10,6 +10,8 @@ import type { Db, Tx } from '../../db/client.js';
 import { retryingConflicts } from '../../db/prisma-errors.js';
 import { decodeCursor, encodeCursor } from '../../domain/cursor.js';
 import { insertEvents } from '../events/repository.js';
+import type { Actor } from '../audit/actor.js';
+import { insertAuditEntry } from '../audit/repository.js';
 import { Decimal, sameCents, toMoneyNumber } from '../../domain/money.js';
 import { optionalText, requiredText } from '../../domain/text.js';
 import {
@@ -291,12 +293,23 @@ export async function getOrderFor(db: Db, id: number, reader: OrderReader): Prom
  * Applies a status change if the life cycle allows it, records it in the history and, on
  * cancellation, puts the stock back, all in one transaction. Returns the message to show.
  */
-export const setOrderStatus = (db: Db, id: number, to: OrderStatus): Promise<string> =>
+export const setOrderStatus = (
+  db: Db,
+  id: number,
+  to: OrderStatus,
+  by: StatusChangeBy = { actor: null },
+): Promise<string> =>
   // A run PostgreSQL rolled back to break a deadlock (a cancellation waits for products another
   // transaction holds) runs again from its first read.
-  retryingConflicts(() => changeStatus(db, id, to));
+  retryingConflicts(() => changeStatus(db, id, to, by));
 
-const changeStatus = (db: Db, id: number, to: OrderStatus): Promise<string> =>
+/** Who changes a status (the history, the event and the audit name them), and their note. */
+export interface StatusChangeBy {
+  actor: Actor | null;
+  note?: string | undefined;
+}
+
+const changeStatus = (db: Db, id: number, to: OrderStatus, by: StatusChangeBy): Promise<string> =>
   db.$transaction(async (tx) => {
     // Each pass that loses the race sees a newer status; the life cycle has at most three
     // changes, so this ends after a few passes at most.
@@ -313,7 +326,16 @@ const changeStatus = (db: Db, id: number, to: OrderStatus): Promise<string> =>
       }
       if (!(await changeStatusIf(tx, id, from, to))) continue;
       const at = new Date();
-      await recordStatusChange(tx, id, from, to);
+      await recordStatusChange(tx, id, from, to, by);
+      if (by.actor) {
+        await insertAuditEntry(tx, by.actor, {
+          action: 'order.status',
+          resource: 'order',
+          resourceId: id,
+          before: { status: from },
+          after: { status: to, ...(by.note ? { note: by.note } : {}) },
+        });
+      }
       const restocked = returnsStock(to) ? await restock(tx, id) : [];
       const order = await findOrderWithItems(tx, id);
       if (!order) throw new Error(`order ${id} vanished while its status changed`);
@@ -321,7 +343,7 @@ const changeStatus = (db: Db, id: number, to: OrderStatus): Promise<string> =>
       await insertEvents(tx, [
         {
           type: 'order.status_changed',
-          data: { from, to, order: orderToDto(order) },
+          data: { from, to, order: orderToDto(order), actor: by.actor },
           occurredAt: at,
         },
         ...restocked

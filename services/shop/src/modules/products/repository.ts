@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
+import { likeLiteral } from '../../domain/text.js';
 import {
   reviewPageJson,
   reviewRows,
@@ -220,6 +221,3 @@ export async function isProductVisible(db: Db, id: number): Promise<boolean> {
 }
 
 const optionalDecimal = (n: number | undefined) => (n === undefined ? null : new Decimal(n));
-
-/** LIKE's wildcards (and its escape character) are escaped, so that a term matches literally. */
-const likeLiteral = (term: string) => term.replace(/[\\%_]/g, '\\$&');

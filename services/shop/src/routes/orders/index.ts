@@ -8,7 +8,7 @@ import { REPLAYED_HEADER } from '../../modules/idempotency/service.js';
 import { createdOrderAnswer } from '../../modules/orders/mapper.js';
 import { OrderRefused } from '../../modules/orders/refusals.js';
 import { createOrder, getOrderFor, setOrderStatus } from '../../modules/orders/service.js';
-import { optionalCustomer } from '../../plugins/auth.js';
+import { actorOf, optionalCustomer } from '../../plugins/auth.js';
 
 /** Orders carry a customer's name and address: every answer is personal. */
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -75,7 +75,9 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ({
       success: true as const,
-      message: await setOrderStatus(app.db, request.params.id, request.body.status),
+      message: await setOrderStatus(app.db, request.params.id, request.body.status, {
+        actor: actorOf(request),
+      }),
     }),
   );
 };
