@@ -402,6 +402,71 @@ describe('two admins demoting each other at once', () => {
   });
 });
 
+describe('an account changed by two admins at once', () => {
+  it('keeps both changes when one demotes it and the other disables it', async () => {
+    const app = await createTestApp();
+    try {
+      // A second admin, so that neither change takes the last one away.
+      await app.request({
+        method: 'POST',
+        url: '/api/accounts',
+        payload: { username: 'zweite.admin', role: 'admin', password: PASSWORD },
+        as: app.admin,
+      });
+      const secondAdmin = { ...app.admin, token: await app.login('zweite.admin', PASSWORD) };
+      for (let round = 0; round < 5; round += 1) {
+        const created = await app.request({
+          method: 'POST',
+          url: '/api/accounts',
+          payload: { username: `doppelt.${round}`, role: 'admin', password: PASSWORD },
+          as: app.admin,
+        });
+        const id = created.json<{ data: { id: string } }>().data.id;
+        const answers = await Promise.all([
+          app.request({
+            method: 'PATCH',
+            url: `/api/accounts/${id}`,
+            payload: { role: 'viewer' },
+            as: app.admin,
+          }),
+          app.request({
+            method: 'PATCH',
+            url: `/api/accounts/${id}`,
+            payload: { disabled: true },
+            as: secondAdmin,
+          }),
+        ]);
+        expect(answers.map((res) => res.statusCode)).toEqual([200, 200]);
+        const stored = await app.request({
+          method: 'GET',
+          url: `/api/accounts/${id}`,
+          as: app.admin,
+        });
+        expect(stored.json().data).toMatchObject({ role: 'viewer', disabled: true });
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('leaves a refused demotion of the last admin without a trace', async () => {
+    const app = await createTestApp();
+    try {
+      const before = await app.app.db.admins.findById(app.admin.id).lean();
+      const res = await app.request({
+        method: 'PATCH',
+        url: `/api/accounts/${app.admin.id}`,
+        payload: { role: 'viewer', disabled: true },
+        as: app.admin,
+      });
+      expect(res.statusCode).toBe(409);
+      expect(await app.app.db.admins.findById(app.admin.id).lean()).toEqual(before);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('self-service of a handler account', () => {
   let own: string;
   let other: string;
