@@ -340,6 +340,27 @@ describe('formulas are never evaluated', () => {
   });
 });
 
+describe('the request body in the OpenAPI document', () => {
+  it('names both file types the route takes, and its CSV example is a file the import reads', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, { requestBody?: Record<string, unknown> }>>;
+    }>();
+    const body = doc.paths['/api/users/import']!.post!.requestBody as {
+      required: boolean;
+      content: Record<string, { schema: Record<string, unknown>; example?: string }>;
+    };
+    expect(body.required).toBe(true);
+    expect(Object.keys(body.content).sort()).toEqual([XLSX, 'text/csv'].sort());
+    for (const [type, media] of Object.entries(body.content)) {
+      // No JSON type: a validating proxy takes the file's bytes as they are.
+      expect(media.schema).toEqual(expect.objectContaining({ contentMediaType: type }));
+      expect(media.schema).not.toHaveProperty('type');
+    }
+    const dry = report(await importFile(body.content['text/csv']!.example!));
+    expect(dry.summary).toMatchObject({ rows: 1, create: 1, invalid: 0 });
+  });
+});
+
 describe('refusals', () => {
   it('answers 415 for another content type, 413 beyond 10 MB or 50,000 rows, 403 to a viewer', async () => {
     const json = await t.request({
