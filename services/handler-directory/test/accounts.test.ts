@@ -10,6 +10,7 @@ import {
   PasswordChangedResponseSchema,
   PasswordResetResponseSchema,
 } from '@dogshop/contracts/handler-directory';
+import { MESSAGES } from '../src/messages.js';
 import { createTestApp, type Account, type TestApp } from './support/app.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
 import { createHandler } from './support/handlers.js';
@@ -555,5 +556,31 @@ describe('self-service of a handler account', () => {
     ] as const) {
       expect((await t.request({ method: 'PUT', url, payload, as: t.viewer })).statusCode).toBe(403);
     }
+  });
+});
+
+describe('a handler account whose handler was deleted', () => {
+  it('is told its entry was deleted on each of its requests; an admin still gets 404 not found', async () => {
+    const { handlerId, account } = await handlerAccount('gerda.geloescht');
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/users/${handlerId}`, as: t.admin }))
+        .statusCode,
+    ).toBe(200);
+    for (const [method, url, payload] of [
+      ['GET', `/api/users/${handlerId}`, undefined],
+      ['PUT', `/api/users/${handlerId}/availability`, { available: true }],
+      ['PUT', `/api/users/${handlerId}/gps`, { lat: 52.5, lng: 13.4 }],
+    ] as const) {
+      const res = await t.request({ method, url, payload, as: account });
+      expectDirectoryError(res, 404, MESSAGES.ownHandlerDeleted);
+    }
+    // The account itself still works and still names the record.
+    const me = await t.request({ method: 'GET', url: '/api/auth/me', as: account });
+    expect(me.json().data.handlerId).toBe(handlerId);
+    expectDirectoryError(
+      await t.request({ method: 'GET', url: `/api/users/${handlerId}`, as: t.admin }),
+      404,
+      MESSAGES.handlerNotFound,
+    );
   });
 });

@@ -363,6 +363,22 @@ describe('the accounts', () => {
     expect(await loginStatus('otto.neu', 'Ottos neue Passphrase')).toBe(200);
   });
 
+  it('shows a handler account whose record was deleted as such, with what to do', async () => {
+    const record = await createHandler(app, { name: 'Bald Weg' });
+    await createAccount(app, { username: 'ida.ohne', role: 'handler', handlerId: record._id });
+    const deleted = await app.request({
+      method: 'DELETE',
+      url: `/api/users/${record._id}`,
+      as: app.admin,
+    });
+    expect(deleted.statusCode).toBe(200);
+    const s = await adminApp('Konten');
+    await card(s.page, 'ida.ohne')
+      .getByText('gelöscht – bitte einem anderen Eintrag zuordnen oder das Konto deaktivieren')
+      .waitFor();
+    await s.close();
+  });
+
   it('is operable by keyboard: an account made with keys only, each control with the 3 px focus ring', async () => {
     const handler = await createHandler(app, { name: 'Hof Tastatur' });
     const s = await adminApp('Konten');

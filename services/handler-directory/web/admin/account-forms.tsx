@@ -114,7 +114,7 @@ export function AccountEditor(props: {
   const [role, setRole] = useState<Role>(account.role);
   const [handler, setHandler] = useState<ChosenHandler | undefined>(
     account.handlerId
-      ? { id: account.handlerId, name: props.handlerName ?? 'der bisherige Eintrag' }
+      ? { id: account.handlerId, name: props.handlerName || 'der bisherige Eintrag' }
       : undefined,
   );
   const { busy, error, setError, run } = useCall();

@@ -63,10 +63,12 @@ export const OFFLINE_TEXT =
 
 /**
  * How a call ended: its data (and the answer, for its headers), or the text to show. `offline`:
- * the request did not reach the directory; otherwise `error` is the API's answer body.
+ * the request did not reach the directory; otherwise `error` is the API's answer body and
+ * `status` its status.
  */
 export type Outcome<T, E = unknown> =
-  { data: T; response: Response } | { message: string; offline: boolean; error?: E };
+  | { data: T; response: Response }
+  | { message: string; offline: boolean; error?: E; status?: number };
 
 /**
  * Awaits one call of the client: the data when it came, else the API's German message
@@ -79,7 +81,12 @@ export async function outcome<T, E>(
     const { data, error, response } = await call;
     return data
       ? { data, response }
-      : { message: failureText(error, response.status), offline: false, error };
+      : {
+          message: failureText(error, response.status),
+          offline: false,
+          error,
+          status: response.status,
+        };
   } catch {
     return { message: OFFLINE_TEXT, offline: true };
   }
