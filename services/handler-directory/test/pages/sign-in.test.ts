@@ -181,7 +181,21 @@ describe('„Passwort ändern“', () => {
     expect(await page.getByRole('heading', { name: 'Anmelden' }).count()).toBe(0);
     await page.getByText(`Angemeldet als ${username}`).waitFor();
 
+    // Too long for the API: a sentence beside the new password, not the API's path.
+    const tooLong = 'x'.repeat(129);
     await form.getByLabel('Aktuelles Passwort').fill(first);
+    await form.getByLabel('Neues Passwort', { exact: true }).fill(tooLong);
+    await form.getByLabel('Neues Passwort wiederholen').fill(tooLong);
+    await form.getByRole('button', { name: 'Passwort ändern' }).click();
+    await expect(
+      form.getByRole('alert').filter({ hasText: 'neues Passwort' }).textContent(),
+    ).resolves.toBe('Bitte ein neues Passwort aus 12 bis 128 Zeichen eingeben.');
+    expect(
+      await form.getByLabel('Neues Passwort', { exact: true }).getAttribute('aria-invalid'),
+    ).toBe('true');
+
+    await form.getByLabel('Neues Passwort', { exact: true }).fill(second);
+    await form.getByLabel('Neues Passwort wiederholen').fill(second);
     await form.getByRole('button', { name: 'Passwort ändern' }).click();
     await page.getByRole('status').filter({ hasText: 'Das Passwort ist geändert.' }).waitFor();
     expect(await form.count()).toBe(0);

@@ -8,6 +8,7 @@ import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiClient, outcome, type Api, type Me } from './api';
 import { ErrorAlert } from './error-alert';
+import { FieldMessage, fieldRefusal, refusedInput } from './field-messages';
 import { useCall } from './use-call';
 
 export type Role = Me['role'];
@@ -229,6 +230,7 @@ const PASSWORD_MIN = 12;
 
 function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
   const { busy, error, setError, run } = useCall();
+  const refusal = fieldRefusal(error);
 
   async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -264,9 +266,10 @@ function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
         name="password"
         type="password"
         autoComplete="new-password"
-        aria-describedby="passwort-hinweis"
         required
+        {...refusedInput(refusal, 'password', 'neues-passwort', 'passwort-hinweis')}
       />
+      <FieldMessage refusal={refusal} field="password" inputId="neues-passwort" />
       <label for="passwort-wiederholen">Passwort wiederholen</label>
       <input
         id="passwort-wiederholen"
@@ -275,7 +278,7 @@ function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
         autoComplete="new-password"
         required
       />
-      <ErrorAlert text={error} />
+      <ErrorAlert text={refusal ? undefined : error} />
       <button type="submit" class="wide" disabled={busy}>
         {busy ? 'Wird gespeichert …' : 'Passwort speichern'}
       </button>
@@ -291,6 +294,7 @@ function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
  */
 export function ChangePasswordForm(props: { onDone: () => void; onCancel: () => void }) {
   const { busy, error, setError, run } = useCall();
+  const refusal = fieldRefusal(error);
   const currentInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => currentInput.current?.focus(), []);
@@ -348,9 +352,15 @@ export function ChangePasswordForm(props: { onDone: () => void; onCancel: () => 
         name="newPassword"
         type="password"
         autoComplete="new-password"
-        aria-describedby="passwort-aendern-hinweis"
         required
+        {...refusedInput(
+          refusal,
+          'newPassword',
+          'geaendertes-passwort',
+          'passwort-aendern-hinweis',
+        )}
       />
+      <FieldMessage refusal={refusal} field="newPassword" inputId="geaendertes-passwort" />
       <label for="geaendertes-passwort-wiederholen">Neues Passwort wiederholen</label>
       <input
         id="geaendertes-passwort-wiederholen"
@@ -359,7 +369,7 @@ export function ChangePasswordForm(props: { onDone: () => void; onCancel: () => 
         autoComplete="new-password"
         required
       />
-      <ErrorAlert text={error} />
+      <ErrorAlert text={refusal ? undefined : error} />
       <div class="button-row">
         <button type="submit" disabled={busy}>
           {busy ? 'Wird gespeichert …' : 'Passwort ändern'}
