@@ -1,6 +1,9 @@
 // Reading an import file into a table: its header row and its data rows' cells, each row with
 // its number in the file (the header row is the first row that has a value, usually 1). What a
 // cell means for a handler is import.ts's; here only how the two formats store it.
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { IMPORT_MAX_ROWS } from '@dogshop/contracts/handler-directory';
 import { HttpError, badRequest } from '@dogshop/service-kit';
@@ -159,8 +162,27 @@ function xlsxCell(cell: ExcelJS.Cell): Cell {
   }
 }
 
-/** What the streaming reader's worksheets carry beside what ExcelJS's types declare. */
-type SheetReader = AsyncIterable<ExcelJS.Row> & { name: string };
+/**
+ * What the streaming reader's worksheets carry beside what ExcelJS's types declare: the name, and
+ * what the rows are read from — for a sheet unzipped to a temporary file first, that file's
+ * stream.
+ */
+type SheetReader = AsyncIterable<ExcelJS.Row> & {
+  name: string;
+  iterator?: { path?: unknown; destroy?: () => void };
+};
+
+/**
+ * Removes the temporary file a sheet was read from (ExcelJS removes it only once the sheet has
+ * been read to its end; a refused import stops before), so it does not stay until the process
+ * exits.
+ */
+async function dropTemporaryFile(sheet: SheetReader | undefined): Promise<void> {
+  const file = sheet?.iterator;
+  if (typeof file?.path !== 'string' || path.dirname(file.path) !== os.tmpdir()) return;
+  file.destroy?.();
+  await rm(file.path, { force: true });
+}
 
 const rowCells = (row: ExcelJS.Row): Cell[] =>
   Array.from({ length: row.cellCount }, (_, i) => xlsxCell(row.getCell(i + 1)));
@@ -185,8 +207,10 @@ async function readXlsx(bytes: Buffer): Promise<ImportTable> {
   });
   const builder = new TableBuilder();
   let read = false;
+  let current: SheetReader | undefined;
   try {
     for await (const sheet of reader as AsyncIterable<SheetReader>) {
+      current = sheet;
       if (CONTINUATION_SHEET.test(sheet.name)) {
         let rows = 0;
         for await (const row of sheet) if (!isBlank(rowCells(row)) && ++rows > 1) throw tooLarge();
@@ -201,6 +225,7 @@ async function readXlsx(bytes: Buffer): Promise<ImportTable> {
     throw badRequest(IMPORT_MESSAGES.unreadableXlsx);
   } finally {
     input.destroy();
+    await dropTemporaryFile(current);
   }
   if (!read) throw badRequest(IMPORT_MESSAGES.noHeader);
   return builder.table('xlsx');
