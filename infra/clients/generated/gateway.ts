@@ -7479,7 +7479,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example name,phone,address,available,lat,lng
+                 *     Jörg Berger,+49 171 2345678,Forsthaus 1,true,52.52,13.405
+                 */
+                "text/csv": unknown;
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+            };
+        };
         responses: {
             /** @description What the import does (dry run) or did (applied) */
             200: {

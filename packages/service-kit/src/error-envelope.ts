@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from './http-error.js';
+import { helmetHeaders } from './security.js';
 
 export interface ErrorEnvelopeOptions {
   /** Renders a service's error body, e.g. `{success:false, error, status_code}`. */
@@ -74,6 +75,21 @@ export const errorEnvelope = fp<ErrorEnvelopeOptions>(
       }
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(opts.body(500, internal));
+    });
+    // While the server closes, Fastify lets a request that arrives on an open connection through
+    // (return503OnClosing is off, serverOptions) with `Connection: close` set; it is answered
+    // 503 here, in the service's envelope, before any other work (so with the headers every
+    // answer carries, which the later hooks would have set).
+    const securityHeaders = helmetHeaders();
+    let closing = false;
+    app.addHook('preClose', (done) => {
+      closing = true;
+      done();
+    });
+    app.addHook('onRequest', async (request, reply) => {
+      if (!closing) return;
+      reply.headers({ ...securityHeaders, 'x-request-id': request.id, connection: 'close' });
+      throw new HttpError(503, opts.messages?.byStatus?.[503] ?? 'Service temporarily unavailable');
     });
     app.setNotFoundHandler((request, reply) => {
       const message = opts.messages?.notFound ?? `Route ${request.method} ${request.url} not found`;

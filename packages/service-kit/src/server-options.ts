@@ -60,7 +60,9 @@ export function serverOptions(opts: {
       }),
     },
     connectionTimeout: 60_000,
-    return503OnClosing: true,
+    // Requests arriving while the server closes (on a kept-alive connection) get their 503 from
+    // the error envelope (error-envelope.ts), in the service's body, not Fastify's own JSON.
+    return503OnClosing: false,
     // A path parameter may be as long as the request line (longer ones are 431 before routing):
     // it reaches its route and is refused there like any other value it does not accept, with
     // the route's hooks and documented answers (the router's own limit, 100 characters, answered

@@ -27,6 +27,8 @@ export const MESSAGES = {
     'Keine Berechtigung: diese Aktion ist nur für Administratoren und Betrachter',
   forbiddenOtherHandler:
     'Keine Berechtigung: ein Hundeführer-Konto darf nur den eigenen Eintrag sehen und ändern',
+  ownHandlerDeleted:
+    'Der Eintrag, dem dieses Konto zugeordnet ist, wurde gelöscht. Bitte wenden Sie sich an die Verwaltung.',
   accountNotFound: 'Konto nicht gefunden',
   usernameTaken: 'Ein Konto mit diesem Benutzernamen existiert bereits',
   handlerAccountNeedsHandler:

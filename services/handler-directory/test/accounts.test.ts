@@ -10,6 +10,7 @@ import {
   PasswordChangedResponseSchema,
   PasswordResetResponseSchema,
 } from '@dogshop/contracts/handler-directory';
+import { MESSAGES } from '../src/messages.js';
 import { createTestApp, type Account, type TestApp } from './support/app.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
 import { createHandler } from './support/handlers.js';
@@ -402,6 +403,71 @@ describe('two admins demoting each other at once', () => {
   });
 });
 
+describe('an account changed by two admins at once', () => {
+  it('keeps both changes when one demotes it and the other disables it', async () => {
+    const app = await createTestApp();
+    try {
+      // A second admin, so that neither change takes the last one away.
+      await app.request({
+        method: 'POST',
+        url: '/api/accounts',
+        payload: { username: 'zweite.admin', role: 'admin', password: PASSWORD },
+        as: app.admin,
+      });
+      const secondAdmin = { ...app.admin, token: await app.login('zweite.admin', PASSWORD) };
+      for (let round = 0; round < 5; round += 1) {
+        const created = await app.request({
+          method: 'POST',
+          url: '/api/accounts',
+          payload: { username: `doppelt.${round}`, role: 'admin', password: PASSWORD },
+          as: app.admin,
+        });
+        const id = created.json<{ data: { id: string } }>().data.id;
+        const answers = await Promise.all([
+          app.request({
+            method: 'PATCH',
+            url: `/api/accounts/${id}`,
+            payload: { role: 'viewer' },
+            as: app.admin,
+          }),
+          app.request({
+            method: 'PATCH',
+            url: `/api/accounts/${id}`,
+            payload: { disabled: true },
+            as: secondAdmin,
+          }),
+        ]);
+        expect(answers.map((res) => res.statusCode)).toEqual([200, 200]);
+        const stored = await app.request({
+          method: 'GET',
+          url: `/api/accounts/${id}`,
+          as: app.admin,
+        });
+        expect(stored.json().data).toMatchObject({ role: 'viewer', disabled: true });
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('leaves a refused demotion of the last admin without a trace', async () => {
+    const app = await createTestApp();
+    try {
+      const before = await app.app.db.admins.findById(app.admin.id).lean();
+      const res = await app.request({
+        method: 'PATCH',
+        url: `/api/accounts/${app.admin.id}`,
+        payload: { role: 'viewer', disabled: true },
+        as: app.admin,
+      });
+      expect(res.statusCode).toBe(409);
+      expect(await app.app.db.admins.findById(app.admin.id).lean()).toEqual(before);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('self-service of a handler account', () => {
   let own: string;
   let other: string;
@@ -490,5 +556,31 @@ describe('self-service of a handler account', () => {
     ] as const) {
       expect((await t.request({ method: 'PUT', url, payload, as: t.viewer })).statusCode).toBe(403);
     }
+  });
+});
+
+describe('a handler account whose handler was deleted', () => {
+  it('is told its entry was deleted on each of its requests; an admin still gets 404 not found', async () => {
+    const { handlerId, account } = await handlerAccount('gerda.geloescht');
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/users/${handlerId}`, as: t.admin }))
+        .statusCode,
+    ).toBe(200);
+    for (const [method, url, payload] of [
+      ['GET', `/api/users/${handlerId}`, undefined],
+      ['PUT', `/api/users/${handlerId}/availability`, { available: true }],
+      ['PUT', `/api/users/${handlerId}/gps`, { lat: 52.5, lng: 13.4 }],
+    ] as const) {
+      const res = await t.request({ method, url, payload, as: account });
+      expectDirectoryError(res, 404, MESSAGES.ownHandlerDeleted);
+    }
+    // The account itself still works and still names the record.
+    const me = await t.request({ method: 'GET', url: '/api/auth/me', as: account });
+    expect(me.json().data.handlerId).toBe(handlerId);
+    expectDirectoryError(
+      await t.request({ method: 'GET', url: `/api/users/${handlerId}`, as: t.admin }),
+      404,
+      MESSAGES.handlerNotFound,
+    );
   });
 });

@@ -111,6 +111,30 @@ export const importHandlersOperation = {
     '`dryRun=true` (default) writes nothing and reports per row what would happen and every problem with its row, column and a German message. `dryRun=false` applies every row in one transaction, each change entering the history as `import`, or, when any row has a problem, none (422 with the same report). A file the service exported, imported unchanged, changes nothing. ' +
     `At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB and ${IMPORT_MAX_ROWS.toLocaleString('en')} rows (413 beyond). Admin only.`,
   querystring: ImportQuerySchema,
+  // The file is the body, in one of two media types. Each schema only describes it: no `type`,
+  // since what the route validates is the file its body parser made of the bytes (a JSON Schema
+  // type would refuse it), and the document then says what a client sends.
+  body: {
+    content: {
+      'text/csv': {
+        schema: {
+          description: `The CSV file: UTF-8, a header row naming the export's columns (\`${EXPORT_CSV_COLUMNS.join(',')}\`), comma or semicolon`,
+          contentMediaType: 'text/csv',
+          examples: [
+            'name,phone,address,available,lat,lng\r\nJörg Berger,+49 171 2345678,Forsthaus 1,true,52.52,13.405\r\n',
+          ],
+        },
+      },
+      [XLSX_CONTENT_TYPE]: {
+        schema: {
+          description:
+            "The XLSX workbook: its sheet named `Hundeführer` (else its first) with a header row naming the export's columns",
+          format: 'binary',
+          contentMediaType: XLSX_CONTENT_TYPE,
+        },
+      },
+    },
+  },
   response: {
     200: documented(ImportReportSchema, {
       description: 'What the import does (dry run) or did (applied)',

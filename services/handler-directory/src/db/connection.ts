@@ -59,6 +59,16 @@ export interface DirectoryDbOptions {
   historyRetentionDays?: number;
 }
 
+/**
+ * How long an operation waits for a server it can use (the driver's default is 30 s, ours was 5 s).
+ * While MongoDB is down every request waits this long before its 503, holding its connection
+ * and the client: a second is enough for a server that answers (selection takes microseconds,
+ * a reconnection a few milliseconds), and a client told 503 (`/ready` too) can go elsewhere. A
+ * replica set election takes longer; writes during it answer 503 rather than wait. Start-up
+ * waits for the server beforehand (DATABASE_WAIT_SECONDS, pingMongo).
+ */
+export const SERVER_SELECTION_TIMEOUT_MS = 1_000;
+
 /** Code of MongoDB's IndexOptionsConflict: an index of that name exists with other options. */
 const INDEX_OPTIONS_CONFLICT = 85;
 
@@ -71,7 +81,7 @@ export async function openDirectoryDb(
   const retentionSeconds = (options.historyRetentionDays ?? 400) * 24 * 60 * 60;
   const connection = mongoose.createConnection(uri, {
     dbName,
-    serverSelectionTimeoutMS: 5_000,
+    serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
     maxPoolSize: 10,
   });
   // The client exists as soon as the connection is created; it connects after this.

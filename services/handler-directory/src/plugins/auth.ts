@@ -1,5 +1,6 @@
 import {
   forbidden,
+  notFound,
   signedInAccountCheck,
   type ServiceContext,
   type ServicePlugin,
@@ -12,6 +13,7 @@ import type { DirectoryConfig } from '../config.js';
 import { MESSAGES } from '../messages.js';
 import { findActiveAccount, type Account } from '../modules/accounts/service.js';
 import { mayReadAll, mayWrite } from '../modules/accounts/rules.js';
+import { handlerExists } from '../modules/handlers/service.js';
 
 /** Issuer and audience of the accounts' tokens (service-kit's bearerTokens checks both). */
 export const JWT_ISSUER = 'dogshop-handler-directory';
@@ -37,7 +39,8 @@ declare module '@dogshop/service-kit' {
  * - `staff`: `admin` or `viewer` (every handler, the history, the export);
  * - `admin`: `admin` only (every change, the accounts);
  * - `ownHandlerRead` / `ownHandlerWrite`: `staff` / `admin`, or the `handler` account bound to
- *   the handler of the path's `:id` (object-level authorisation of self-service).
+ *   the handler of the path's `:id` (object-level authorisation of self-service); when that
+ *   handler was deleted, 404 saying so.
  * The account is looked up on every request, so deleting or disabling it, or changing or resetting
  * its password (its token version), ends its tokens at once, and its current role and binding
  * (not the token's) decide. Also signs tokens, with the account's token version (`ver`).
@@ -69,6 +72,9 @@ export const auth: ServicePlugin<DirectoryConfig> = fp(
         const id = (request.params as { id?: string }).id?.toLowerCase();
         if (role !== 'handler') throw forbidden(MESSAGES.forbidden);
         if (!handlerId || id !== handlerId) throw forbidden(MESSAGES.forbiddenOtherHandler);
+        // Its record was deleted (the account stays, for an admin to bind it again): said as
+        // such, not as an unknown handler.
+        if (!(await handlerExists(app.db, handlerId))) throw notFound(MESSAGES.ownHandlerDeleted);
       };
 
     const security = [{ BearerAuth: [] }];

@@ -248,21 +248,32 @@ describe('writing as an admin', () => {
     });
   });
 
-  it('creates a handler by a click on the map without tiles: the stored position is the clicked point, north-east stays north-east; a refused name shows the API’s message', async () => {
+  it('creates a handler by a click on the map without tiles: the stored position is the clicked point, north-east stays north-east; a refused name is said beside the field in words, not as the API’s path', async () => {
     await withAdminApp({}, async ({ page }) => {
       await page.getByRole('button', { name: 'Neuer Hundeführer' }).click();
       await page.getByRole('heading', { name: 'Neuer Hundeführer' }).waitFor();
       await page.getByText('kein Kartendienst eingerichtet').waitFor();
-      // A name of spaces passes the browser's `required` but not the API: its message, as it
-      // comes; the focus stays on the button.
-      await page.getByLabel('Name', { exact: true }).fill('   ');
+      // A name of spaces passes the browser's `required` but not the API: a sentence about the
+      // name beside it, never the API's path and rule; the focus stays on the button.
+      const name = page.getByLabel('Name', { exact: true });
+      await name.fill('   ');
       await page.getByLabel('Telefon').fill('0170 1112223');
       await page.getByRole('button', { name: 'Speichern' }).click();
-      await expect(page.getByRole('alert').textContent()).resolves.toMatch(
-        /^Ungültige Anfrage: .*name/,
+      const said = page.getByRole('alert').filter({ hasText: 'Bitte einen Namen eingeben' });
+      await expect(said.textContent()).resolves.toBe(
+        'Bitte einen Namen eingeben (1 bis 200 Zeichen).',
       );
+      expect(await page.getByRole('alert').count()).toBe(1);
+      expect(await name.getAttribute('aria-invalid')).toBe('true');
+      expect(await name.getAttribute('aria-describedby')).toBe(await said.getAttribute('id'));
+      // Beside it: right below the name's input.
+      const [input, message] = await Promise.all([name.boundingBox(), said.boundingBox()]);
+      expect(Math.abs(message!.y - (input!.y + input!.height))).toBeLessThan(24);
+      expect(await page.locator('body').innerText()).not.toMatch(/body\.name|Ungültige Anfrage/);
       expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Speichern');
-      await page.getByLabel('Name', { exact: true }).fill('Fritz Karte');
+      await name.fill('Fritz Karte');
+      await said.waitFor({ state: 'detached' });
+      expect(await name.getAttribute('aria-invalid')).toBeNull();
 
       // A click in the north-east quarter of the map (centred on Germany at zoom 6).
       const map = page.getByRole('region', { name: 'Karte: ein Klick setzt die Position' });

@@ -363,6 +363,42 @@ describe('the accounts', () => {
     expect(await loginStatus('otto.neu', 'Ottos neue Passphrase')).toBe(200);
   });
 
+  it('says a refused username beside the field in words, not as the API’s path', async () => {
+    const s = await adminApp('Konten');
+    const { page } = s;
+    const form = page.getByRole('form', { name: 'Neues Konto' });
+    const username = form.getByLabel('Benutzername');
+    await username.fill('ab');
+    await form.getByLabel('Rolle').selectOption('viewer');
+    await form.getByRole('button', { name: 'Konto anlegen' }).click();
+    const said = form.getByRole('alert');
+    await expect(said.textContent()).resolves.toBe(
+      'Bitte einen Benutzernamen aus 3 bis 64 Buchstaben, Ziffern, Punkten, Unterstrichen, @ oder Bindestrichen eingeben.',
+    );
+    expect(await username.getAttribute('aria-invalid')).toBe('true');
+    expect(await username.getAttribute('aria-describedby')).toContain(
+      (await said.getAttribute('id'))!,
+    );
+    expect(await form.innerText()).not.toMatch(/body\.username|Ungültige Anfrage/);
+    await s.close();
+  });
+
+  it('shows a handler account whose record was deleted as such, with what to do', async () => {
+    const record = await createHandler(app, { name: 'Bald Weg' });
+    await createAccount(app, { username: 'ida.ohne', role: 'handler', handlerId: record._id });
+    const deleted = await app.request({
+      method: 'DELETE',
+      url: `/api/users/${record._id}`,
+      as: app.admin,
+    });
+    expect(deleted.statusCode).toBe(200);
+    const s = await adminApp('Konten');
+    await card(s.page, 'ida.ohne')
+      .getByText('gelöscht – bitte einem anderen Eintrag zuordnen oder das Konto deaktivieren')
+      .waitFor();
+    await s.close();
+  });
+
   it('is operable by keyboard: an account made with keys only, each control with the 3 px focus ring', async () => {
     const handler = await createHandler(app, { name: 'Hof Tastatur' });
     const s = await adminApp('Konten');

@@ -19,8 +19,8 @@ import { createTestApp, type TestApp } from '../support/app.js';
 /**
  * Chromium as root in a sandboxed, offline machine: no sandbox (root), no GPU, and none of its
  * own traffic (QUIC, first-run, background networking, component updates, sync), which a closed
- * network refuses. Playwright gives every launch a fresh, empty profile (--user-data-dir is its
- * own option: it refuses the flag).
+ * network refuses; its UI in German. Playwright gives every launch a fresh, empty profile
+ * (--user-data-dir is its own option: it refuses the flag).
  */
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -31,7 +31,18 @@ export const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // The browser's own UI in German (on Windows and macOS; Linux takes LANGUAGE, below).
+  '--lang=de-DE',
 ];
+
+/**
+ * The browser's own UI in German, as a German user's: date fields read tt.mm.jjjj, their pickers
+ * and the browser's validation texts are German (the context's locale sets the page's language,
+ * not the browser's). Chromium on Linux takes it from LANGUAGE, and shows it when its German
+ * resources are installed (Debian: chromium-l10n, which `pnpm screenshots` installs); else
+ * English.
+ */
+const GERMAN_UI = { ...process.env, LANGUAGE: 'de' };
 
 /** The phone the finder is made for. */
 export const PHONE_VIEWPORT = { width: 360, height: 740 };
@@ -50,7 +61,12 @@ export function chromiumPath(): string {
 }
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS, headless: true });
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: CHROMIUM_FLAGS,
+    env: GERMAN_UI,
+    headless: true,
+  });
 }
 
 export interface ServedApp extends TestApp {
@@ -160,8 +176,23 @@ const SCREENSHOT_DIR =
   process.env.SCREENSHOT_DIR ??
   fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
 
-/** Saves the whole page as `<name>.png` (for example `finder-phone`). */
+/**
+ * The text the browser itself gives an empty required field: its own UI's language (German:
+ * „Fülle dieses Feld aus.“, in older versions „Füllen Sie dieses Feld aus.“).
+ */
+export const browserValidationText = (page: Page) =>
+  page.evaluate<string>(
+    "(() => { const i = document.createElement('input'); i.required = true; return i.validationMessage; })()",
+  );
+
+/**
+ * Saves the whole page as `<name>.png` (for example `finder-phone`). The README's copies
+ * (SCREENSHOT_DIR set) are taken in a German browser UI only: the run fails otherwise.
+ */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOT_DIR) {
+    expect(await browserValidationText(page)).toMatch(/^Fülle(n Sie)? dieses Feld aus\.$/);
+  }
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

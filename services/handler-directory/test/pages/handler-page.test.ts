@@ -288,6 +288,35 @@ describe('the handler’s page at 360×740', () => {
     expect(s.dialogs).toEqual([]);
   });
 
+  it('says so when his record was deleted, and offers no reload that cannot help', async () => {
+    const username = `hf-${randomBytes(4).toString('hex')}`;
+    const { handler, token } = await handlerAccount(app, username, { name: 'Gelöschter Hof' });
+    const deleted = await app.request({
+      method: 'DELETE',
+      url: `/api/users/${handler._id}`,
+      as: app.admin,
+    });
+    expect(deleted.statusCode).toBe(200);
+    const session = await openPage(browser, app, {
+      path: setPasswordPath(HANDLER_PAGE, username, token),
+    });
+    const { page } = session;
+    const password = `ein Satz als Passwort ${randomBytes(3).toString('hex')}`;
+    await setPassword(page, password);
+    await page.getByText('Das Passwort ist gesetzt').waitFor();
+    await signIn(page, username, password);
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText:
+          'Der Eintrag, dem dieses Konto zugeordnet ist, wurde gelöscht. Bitte wenden Sie sich an die Verwaltung.',
+      })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Erneut laden' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Verfügbarkeit' }).count()).toBe(0);
+    await session.close();
+  });
+
   it('keeps the token in no storage, and “Abmelden” brings the form back with his record gone (desktop)', async () => {
     const s = await signedInHandler(
       { name: 'Dora Desktop', address: 'Forstweg 7, 29614 Soltau', gps: { lat: 53, lng: 9.8 } },

@@ -154,3 +154,69 @@ describe('signing in to the admin app and the handler’s page', () => {
     await s.close();
   });
 });
+
+describe('„Passwort ändern“', () => {
+  it('keeps the session on a wrong current password (the API’s 401 shown beside the form); a right one changes it, and the page goes on with its new token', async () => {
+    const username = 'paula.passwort';
+    const first = 'Paulas erste Passphrase';
+    const second = 'Paulas zweite Passphrase';
+    await createAccount(app, { username, role: 'viewer', password: first });
+    // Signed in elsewhere too: that token ends with the change.
+    const elsewhere = await app.login(username, first);
+    const s = await openPage(browser, app, { path: ADMIN_APP, device: 'phone' });
+    const { page } = s;
+    await signIn(page, username, first);
+    await page.getByText(`Angemeldet als ${username}`).waitFor();
+
+    await page.getByRole('button', { name: 'Passwort ändern' }).click();
+    const form = page.getByRole('form', { name: 'Passwort ändern' });
+    await form.getByLabel('Aktuelles Passwort').fill('nicht das Passwort');
+    await form.getByLabel('Neues Passwort', { exact: true }).fill(second);
+    await form.getByLabel('Neues Passwort wiederholen').fill(second);
+    await form.getByRole('button', { name: 'Passwort ändern' }).click();
+    await expect(form.getByRole('alert').textContent()).resolves.toBe(
+      'Benutzername oder Passwort falsch',
+    );
+    // Still signed in: no login form, the list still loads with the token.
+    expect(await page.getByRole('heading', { name: 'Anmelden' }).count()).toBe(0);
+    await page.getByText(`Angemeldet als ${username}`).waitFor();
+
+    // Too long for the API: a sentence beside the new password, not the API's path.
+    const tooLong = 'x'.repeat(129);
+    await form.getByLabel('Aktuelles Passwort').fill(first);
+    await form.getByLabel('Neues Passwort', { exact: true }).fill(tooLong);
+    await form.getByLabel('Neues Passwort wiederholen').fill(tooLong);
+    await form.getByRole('button', { name: 'Passwort ändern' }).click();
+    await expect(
+      form.getByRole('alert').filter({ hasText: 'neues Passwort' }).textContent(),
+    ).resolves.toBe('Bitte ein neues Passwort aus 12 bis 128 Zeichen eingeben.');
+    expect(
+      await form.getByLabel('Neues Passwort', { exact: true }).getAttribute('aria-invalid'),
+    ).toBe('true');
+
+    await form.getByLabel('Neues Passwort', { exact: true }).fill(second);
+    await form.getByLabel('Neues Passwort wiederholen').fill(second);
+    await form.getByRole('button', { name: 'Passwort ändern' }).click();
+    await page.getByRole('status').filter({ hasText: 'Das Passwort ist geändert.' }).waitFor();
+    expect(await form.count()).toBe(0);
+    expect(await storedState(page)).toEqual({ local: 0, session: 0, cookies: [] });
+
+    const login = (password: string) =>
+      app.request({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+    expect((await login(first)).statusCode).toBe(401);
+    expect((await login(second)).statusCode).toBe(200);
+    const ended = await app.request({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${elsewhere}` },
+    });
+    expect(ended.statusCode).toBe(401);
+    // The page's new token works: a search reads the list again, still signed in.
+    const reread = page.waitForResponse((res) => res.url().includes('/api/users?'));
+    await page.getByLabel('Suche (Name, Telefon, Adresse)').fill('Paula');
+    await page.getByLabel('Suche (Name, Telefon, Adresse)').press('Enter');
+    expect((await reread).status()).toBe(200);
+    expect(await page.getByRole('heading', { name: 'Anmelden' }).count()).toBe(0);
+    await s.close();
+  });
+});

@@ -4,6 +4,7 @@ import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Account, Api, Schemas } from '../lib/api';
 import { ErrorAlert } from '../lib/error-alert';
+import { FieldMessage, fieldRefusal, refusedInput } from '../lib/field-messages';
 import { ROLE_NAMES } from '../lib/pages';
 import type { Role } from '../lib/session';
 import { useCall } from '../lib/use-call';
@@ -42,6 +43,7 @@ export function CreateAccountForm(props: {
   const [role, setRole] = useState<Role>('handler');
   const [handler, setHandler] = useState<ChosenHandler | undefined>();
   const { busy, error, setError, run } = useCall();
+  const refusal = fieldRefusal(error);
   // A new picker (empty search) for each new account.
   const [round, setRound] = useState(0);
 
@@ -80,10 +82,11 @@ export function CreateAccountForm(props: {
         autoComplete="off"
         autoCapitalize="none"
         spellcheck={false}
-        aria-describedby="neues-konto-hinweis"
         value={username}
         onInput={(event) => setUsername(event.currentTarget.value)}
+        {...refusedInput(refusal, 'username', 'neues-konto-name', 'neues-konto-hinweis')}
       />
+      <FieldMessage refusal={refusal} field="username" inputId="neues-konto-name" />
       <RoleSelect id="neues-konto-rolle" value={role} onChange={setRole} />
       {role === 'handler' && (
         <HandlerPicker
@@ -94,7 +97,7 @@ export function CreateAccountForm(props: {
           onChoose={setHandler}
         />
       )}
-      <ErrorAlert text={error} />
+      <ErrorAlert text={refusal ? undefined : error} />
       <button type="submit" class="wide" disabled={busy}>
         {busy ? 'Wird angelegt …' : 'Konto anlegen'}
       </button>
@@ -114,7 +117,7 @@ export function AccountEditor(props: {
   const [role, setRole] = useState<Role>(account.role);
   const [handler, setHandler] = useState<ChosenHandler | undefined>(
     account.handlerId
-      ? { id: account.handlerId, name: props.handlerName ?? 'der bisherige Eintrag' }
+      ? { id: account.handlerId, name: props.handlerName || 'der bisherige Eintrag' }
       : undefined,
   );
   const { busy, error, setError, run } = useCall();

@@ -41,7 +41,13 @@ export function Accounts({ session }: { session: Session }) {
     for (const id of missing) {
       api
         .GET('/api/users/{id}', { params: { path: { id } } })
-        .then(({ data }) => setNames((known) => ({ ...known, [id]: data ? data.data.name : null })))
+        .then(({ data, response }) =>
+          setNames((known) => ({
+            ...known,
+            // 404: the record was deleted; another failure: not known (shown as such).
+            [id]: data ? data.data.name : response.status === 404 ? null : '',
+          })),
+        )
         .catch(() => undefined);
     }
   }, [accounts]);
@@ -154,7 +160,11 @@ function AccountCard(props: {
           <div>
             <dt>Eintrag</dt>
             <dd>
-              {props.handlerName === null ? 'gelöscht' : (props.handlerName ?? 'wird geladen …')}
+              {props.handlerName === null
+                ? 'gelöscht – bitte einem anderen Eintrag zuordnen oder das Konto deaktivieren'
+                : props.handlerName === ''
+                  ? 'konnte nicht geladen werden'
+                  : (props.handlerName ?? 'wird geladen …')}
             </dd>
           </div>
         )}

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, Handler, Schemas } from '../lib/api';
 import { CoordinateField } from '../lib/coordinate-field';
 import { ErrorAlert } from '../lib/error-alert';
+import { FieldMessage, fieldRefusal, refusedInput } from '../lib/field-messages';
 import { formatPoint, parseCoordinate } from '../lib/format';
 import { useCall } from '../lib/use-call';
 import { isoOfLocalInput, localInputValue } from './availability';
@@ -24,6 +25,17 @@ interface Draft {
   lat: string;
   lng: string;
 }
+
+/** The draft's field of each field the API names. */
+const DRAFT_FIELDS: Record<string, keyof Draft> = {
+  name: 'name',
+  phone: 'phone',
+  address: 'address',
+  type: 'type',
+  availableUntil: 'until',
+  'gps.lat': 'lat',
+  'gps.lng': 'lng',
+};
 
 /** `52,52`: a coordinate as a German types it. */
 const typed = (value: number) => String(value).replace('.', ',');
@@ -91,14 +103,21 @@ export function HandlerEditor(props: {
   const { handler } = props;
   const [draft, setDraft] = useState<Draft>(() => draftOf(handler));
   const [invalid, setInvalid] = useState<'lat' | 'lng' | undefined>();
-  const { busy, error, run } = useCall();
+  const { busy, error, setError, run } = useCall();
+  // A field the API refused: its sentence beside it instead of the API's message.
+  const refusal = fieldRefusal(error);
   const heading = useRef<HTMLHeadingElement>(null);
   const latInput = useRef<HTMLInputElement>(null);
   const lngInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => heading.current?.focus(), []);
 
-  const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
+  const set = (change: Partial<Draft>) => {
+    setDraft((current) => ({ ...current, ...change }));
+    // The refused field changed: its sentence goes until the next answer.
+    const refused = refusal && DRAFT_FIELDS[refusal.field];
+    if (refused && refused in change) setError(undefined);
+  };
   const position = positionOf(draft);
   const shown = position && !('invalid' in position) ? position : undefined;
 
@@ -145,7 +164,9 @@ export function HandlerEditor(props: {
               autoComplete="off"
               value={draft.name}
               onInput={(event) => set({ name: event.currentTarget.value })}
+              {...refusedInput(refusal, 'name', 'feld-name')}
             />
+            <FieldMessage refusal={refusal} field="name" inputId="feld-name" />
             <label for="feld-telefon">Telefon</label>
             <input
               id="feld-telefon"
@@ -155,7 +176,9 @@ export function HandlerEditor(props: {
               autoComplete="off"
               value={draft.phone}
               onInput={(event) => set({ phone: event.currentTarget.value })}
+              {...refusedInput(refusal, 'phone', 'feld-telefon')}
             />
+            <FieldMessage refusal={refusal} field="phone" inputId="feld-telefon" />
             <label for="feld-adresse">Adresse</label>
             <input
               id="feld-adresse"
@@ -163,7 +186,9 @@ export function HandlerEditor(props: {
               autoComplete="off"
               value={draft.address}
               onInput={(event) => set({ address: event.currentTarget.value })}
+              {...refusedInput(refusal, 'address', 'feld-adresse')}
             />
+            <FieldMessage refusal={refusal} field="address" inputId="feld-adresse" />
             <label for="feld-typ">Typ (Kürzel, z. B. SW)</label>
             <input
               id="feld-typ"
@@ -171,7 +196,9 @@ export function HandlerEditor(props: {
               autoComplete="off"
               value={draft.type}
               onInput={(event) => set({ type: event.currentTarget.value })}
+              {...refusedInput(refusal, 'type', 'feld-typ')}
             />
+            <FieldMessage refusal={refusal} field="type" inputId="feld-typ" />
             <div class="check">
               <input
                 id="feld-verfuegbar"
@@ -188,12 +215,13 @@ export function HandlerEditor(props: {
                   id="feld-bis"
                   type="datetime-local"
                   value={draft.until}
-                  aria-describedby="bis-hinweis"
                   onInput={(event) => set({ until: event.currentTarget.value })}
+                  {...refusedInput(refusal, 'availableUntil', 'feld-bis', 'bis-hinweis')}
                 />
                 <p class="hint" id="bis-hinweis">
                   Leer: bis auf Weiteres. Ein Ende muss in der Zukunft liegen.
                 </p>
+                <FieldMessage refusal={refusal} field="availableUntil" inputId="feld-bis" />
               </>
             )}
           </div>
@@ -218,7 +246,7 @@ export function HandlerEditor(props: {
                 inputRef={latInput}
                 value={draft.lat}
                 onValue={(lat) => set({ lat })}
-                invalid={invalid === 'lat'}
+                invalid={invalid === 'lat' || refusal?.field === 'gps.lat'}
                 describedBy="breite-hinweis"
                 hint="−90 bis 90, Norden positiv"
                 spellcheck={false}
@@ -229,7 +257,7 @@ export function HandlerEditor(props: {
                 inputRef={lngInput}
                 value={draft.lng}
                 onValue={(lng) => set({ lng })}
-                invalid={invalid === 'lng'}
+                invalid={invalid === 'lng' || refusal?.field === 'gps.lng'}
                 describedBy="laenge-hinweis"
                 hint="−180 bis 180, Osten positiv"
                 spellcheck={false}
@@ -238,6 +266,8 @@ export function HandlerEditor(props: {
             <p class="point" aria-live="polite">
               {shown ? `Gewählt: ${formatPoint(shown)}` : position ? '' : 'Keine Position gesetzt.'}
             </p>
+            <FieldMessage refusal={refusal} field="gps.lat" inputId="feld-breite" />
+            <FieldMessage refusal={refusal} field="gps.lng" inputId="feld-laenge" />
             {invalid && (
               <p class="error" role="alert">
                 {invalid === 'lat'
@@ -259,7 +289,7 @@ export function HandlerEditor(props: {
             )}
           </fieldset>
         </div>
-        <ErrorAlert text={error} />
+        <ErrorAlert text={refusal ? undefined : error} />
         <div class="button-row">
           {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
           <button type="submit" aria-disabled={busy}>

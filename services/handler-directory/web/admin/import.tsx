@@ -57,9 +57,8 @@ export function ImportPanel({ session }: { session: Session }) {
     const result = await outcome(
       session.api.POST('/api/users/import', {
         params: { query: { dryRun } },
-        // The OpenAPI document describes this body in words only (the file itself, no
-        // requestBody), so the generated types allow none: the file goes as it is, with its type.
-        body: file as never,
+        // The file itself, as the document's requestBody says (text/csv or XLSX), with its type.
+        body: file,
         bodySerializer: (body) => body,
         headers: { 'content-type': mediaType(file) },
       }),

@@ -21,6 +21,9 @@ export type Account = Schemas['Account'];
  * variable of the page's script, passed here as `token`, never in localStorage, sessionStorage
  * or a cookie. Reloading the page or logging out forgets it (web/README.md).
  */
+/** The operation whose 401 may mean a wrong password rather than an ended session. */
+const PASSWORD_CHECKED = '/api/auth/password';
+
 export function apiClient(
   token?: () => string | undefined,
   { onUnauthorised }: { onUnauthorised?: () => void } = {},
@@ -33,9 +36,17 @@ export function apiClient(
         if (value) request.headers.set('authorization', `Bearer ${value}`);
         return request;
       },
-      onResponse({ request, response }) {
-        // A token that no longer works (expired, or its account disabled).
-        if (response.status === 401 && request.headers.has('authorization')) onUnauthorised?.();
+      onResponse({ request, response, schemaPath }) {
+        // A token that no longer works (expired, or its account disabled). Not the 401 of a
+        // wrong current password when changing it: the form says that, and asks /api/auth/me
+        // whether the session itself has ended (whose 401 then lands here).
+        if (
+          response.status === 401 &&
+          request.headers.has('authorization') &&
+          schemaPath !== PASSWORD_CHECKED
+        ) {
+          onUnauthorised?.();
+        }
         return response;
       },
     });
@@ -63,10 +74,12 @@ export const OFFLINE_TEXT =
 
 /**
  * How a call ended: its data (and the answer, for its headers), or the text to show. `offline`:
- * the request did not reach the directory; otherwise `error` is the API's answer body.
+ * the request did not reach the directory; otherwise `error` is the API's answer body and
+ * `status` its status.
  */
 export type Outcome<T, E = unknown> =
-  { data: T; response: Response } | { message: string; offline: boolean; error?: E };
+  | { data: T; response: Response }
+  | { message: string; offline: boolean; error?: E; status?: number };
 
 /**
  * Awaits one call of the client: the data when it came, else the API's German message
@@ -79,7 +92,12 @@ export async function outcome<T, E>(
     const { data, error, response } = await call;
     return data
       ? { data, response }
-      : { message: failureText(error, response.status), offline: false, error };
+      : {
+          message: failureText(error, response.status),
+          offline: false,
+          error,
+          status: response.status,
+        };
   } catch {
     return { message: OFFLINE_TEXT, offline: true };
   }

@@ -8,6 +8,7 @@ import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiClient, outcome, type Api, type Me } from './api';
 import { ErrorAlert } from './error-alert';
+import { FieldMessage, fieldRefusal, refusedInput } from './field-messages';
 import { useCall } from './use-call';
 
 export type Role = Me['role'];
@@ -229,6 +230,7 @@ const PASSWORD_MIN = 12;
 
 function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
   const { busy, error, setError, run } = useCall();
+  const refusal = fieldRefusal(error);
 
   async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -264,9 +266,10 @@ function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
         name="password"
         type="password"
         autoComplete="new-password"
-        aria-describedby="passwort-hinweis"
         required
+        {...refusedInput(refusal, 'password', 'neues-passwort', 'passwort-hinweis')}
       />
+      <FieldMessage refusal={refusal} field="password" inputId="neues-passwort" />
       <label for="passwort-wiederholen">Passwort wiederholen</label>
       <input
         id="passwort-wiederholen"
@@ -275,10 +278,106 @@ function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
         autoComplete="new-password"
         required
       />
-      <ErrorAlert text={error} />
+      <ErrorAlert text={refusal ? undefined : error} />
       <button type="submit" class="wide" disabled={busy}>
         {busy ? 'Wird gespeichert …' : 'Passwort speichern'}
       </button>
+    </form>
+  );
+}
+
+/**
+ * „Passwort ändern“ for the signed-in account: the current password and the new one twice. The
+ * API ends every earlier token of the account and answers a new one for this page, kept in
+ * memory as the first was. A wrong current password is the API's 401, shown here; the session
+ * goes on (unless /api/auth/me says it has ended meanwhile: then back to the login form).
+ */
+export function ChangePasswordForm(props: { onDone: () => void; onCancel: () => void }) {
+  const { busy, error, setError, run } = useCall();
+  const refusal = fieldRefusal(error);
+  const currentInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => currentInput.current?.focus(), []);
+
+  async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const newPassword = text(form, 'newPassword');
+    if (newPassword.length < PASSWORD_MIN) {
+      setError(`Das neue Passwort braucht mindestens ${PASSWORD_MIN} Zeichen.`);
+      return;
+    }
+    if (newPassword !== text(form, 'repeat')) {
+      setError('Die beiden Eingaben des neuen Passworts stimmen nicht überein.');
+      return;
+    }
+    const changed = await run(
+      authorisedApi.PUT('/api/auth/password', {
+        body: { currentPassword: text(form, 'currentPassword'), newPassword },
+      }),
+    );
+    if (changed) {
+      token = changed.token;
+      props.onDone();
+      return;
+    }
+    currentInput.current?.select();
+    // A 401 may also mean the token has ended: this call's 401 signs out if so.
+    await authorisedApi.GET('/api/auth/me').catch(() => undefined);
+  }
+
+  return (
+    <form
+      class="panel narrow"
+      onSubmit={(event) => void submit(event)}
+      aria-labelledby="passwort-aendern"
+    >
+      <h2 id="passwort-aendern">Passwort ändern</h2>
+      <p class="hint" id="passwort-aendern-hinweis">
+        Mindestens {PASSWORD_MIN} Zeichen, gern ein Satz. Andere Geräte, die mit diesem Konto
+        angemeldet sind, werden abgemeldet.
+      </p>
+      <label for="aktuelles-passwort">Aktuelles Passwort</label>
+      <input
+        id="aktuelles-passwort"
+        name="currentPassword"
+        type="password"
+        ref={currentInput}
+        autoComplete="current-password"
+        required
+      />
+      <label for="geaendertes-passwort">Neues Passwort</label>
+      <input
+        id="geaendertes-passwort"
+        name="newPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        {...refusedInput(
+          refusal,
+          'newPassword',
+          'geaendertes-passwort',
+          'passwort-aendern-hinweis',
+        )}
+      />
+      <FieldMessage refusal={refusal} field="newPassword" inputId="geaendertes-passwort" />
+      <label for="geaendertes-passwort-wiederholen">Neues Passwort wiederholen</label>
+      <input
+        id="geaendertes-passwort-wiederholen"
+        name="repeat"
+        type="password"
+        autoComplete="new-password"
+        required
+      />
+      <ErrorAlert text={refusal ? undefined : error} />
+      <div class="button-row">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Wird gespeichert …' : 'Passwort ändern'}
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Abbrechen
+        </button>
+      </div>
     </form>
   );
 }

@@ -12,7 +12,10 @@ import { describeEnd, listedAt } from './times';
 import './own-entry.css';
 
 type Load =
-  { state: 'loading' } | { state: 'error'; message: string } | { state: 'done'; handler: Handler };
+  | { state: 'loading' }
+  // `gone`: the record was deleted (404): loading it again cannot help.
+  | { state: 'error'; message: string; gone: boolean }
+  | { state: 'done'; handler: Handler };
 
 /** The clock the page's words follow ("heute 22:00" goes, an end passes), and a phone waking up. */
 function useNow(): Date {
@@ -42,7 +45,7 @@ export function OwnEntry({ session }: { session: Session }) {
     setLoad(
       'data' in result
         ? { state: 'done', handler: result.data.data }
-        : { state: 'error', message: result.message },
+        : { state: 'error', message: result.message, gone: result.status === 404 },
     );
   }
 
@@ -69,9 +72,11 @@ export function OwnEntry({ session }: { session: Session }) {
               <p class="error" role="alert">
                 {load.message}
               </p>
-              <button type="button" class="secondary wide" onClick={() => void fetchEntry(id)}>
-                Erneut laden
-              </button>
+              {!load.gone && (
+                <button type="button" class="secondary wide" onClick={() => void fetchEntry(id)}>
+                  Erneut laden
+                </button>
+              )}
             </>
           )}
           {load.state === 'done' && (

@@ -1,4 +1,4 @@
-import type { Types } from 'mongoose';
+import type { ClientSession, Types } from 'mongoose';
 import type { AccountRecord } from '../../db/account-model.js';
 import type { DirectoryDb } from '../../db/connection.js';
 import type { AccountRole } from './rules.js';
@@ -28,16 +28,31 @@ export const findAllAccounts = (db: DirectoryDb) =>
 export const countAllAccounts = (db: DirectoryDb) => db.admins.countDocuments({});
 
 /** Enabled accounts of the `admin` role. */
-export const countEnabledAdmins = (db: DirectoryDb) =>
-  db.admins.countDocuments({ role: 'admin', disabledAt: null });
+export const countEnabledAdmins = (db: DirectoryDb, session?: ClientSession) =>
+  db.admins.countDocuments({ role: 'admin', disabledAt: null }).session(session ?? null);
+
+/**
+ * Writes the one document every transaction that takes an enabled admin away writes
+ * (collection `account_guards`), so that two such transactions conflict and MongoDB runs one
+ * after the other: under snapshot isolation each would otherwise count the admin the other is
+ * taking away, and both would commit (write skew).
+ */
+export async function guardEnabledAdmins(db: DirectoryDb, session: ClientSession): Promise<void> {
+  await db.connection
+    .collection<{ _id: string; changes: number }>('account_guards')
+    .updateOne({ _id: 'enabled-admins' }, { $inc: { changes: 1 } }, { upsert: true, session });
+}
 
 /** The account with this (normalised) username, or null. */
 export const findAccountRecordByUsername = (db: DirectoryDb, username: string) =>
   db.admins.findOne({ username }).lean<AccountRecord>();
 
 /** The account with this id (24 hexadecimal characters), or null. */
-export const findAccountRecordById = (db: DirectoryDb, id: string) =>
-  db.admins.findById(id).lean<AccountRecord>();
+export const findAccountRecordById = (db: DirectoryDb, id: string, session?: ClientSession) =>
+  db.admins
+    .findById(id)
+    .session(session ?? null)
+    .lean<AccountRecord>();
 
 /** What an update of an account may set (an id as hex text or ObjectId). */
 export type AccountChanges = Partial<
@@ -45,9 +60,18 @@ export type AccountChanges = Partial<
 > & { handlerId?: string | Types.ObjectId | null };
 
 /** Sets fields of an account; the changed record, or null when there is none. */
-export const updateAccountRecord = (db: DirectoryDb, id: string, set: AccountChanges) =>
+export const updateAccountRecord = (
+  db: DirectoryDb,
+  id: string,
+  set: AccountChanges,
+  session?: ClientSession,
+) =>
   db.admins
-    .findByIdAndUpdate(id, { $set: set }, { returnDocument: 'after', runValidators: true })
+    .findByIdAndUpdate(
+      id,
+      { $set: set },
+      { returnDocument: 'after', runValidators: true, session: session ?? null },
+    )
     .lean<AccountRecord>();
 
 /**

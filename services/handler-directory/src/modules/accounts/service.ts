@@ -12,6 +12,7 @@ import {
   type LoginLimiter,
   type OneTimeToken,
 } from '@dogshop/service-kit';
+import type { ClientSession } from 'mongoose';
 import type { DirectoryDb } from '../../db/connection.js';
 import { MESSAGES } from '../../messages.js';
 import { findHandlerById } from '../handlers/repository.js';
@@ -23,6 +24,7 @@ import {
   findAccountRecordById,
   findAccountRecordByUsername,
   findAllAccounts,
+  guardEnabledAdmins,
   insertAccount,
   markDisabled,
   replacePassword,
@@ -138,6 +140,7 @@ async function handlerBinding(
   db: DirectoryDb,
   role: AccountRole,
   handlerId: string | null | undefined,
+  session?: ClientSession,
 ): Promise<string | null> {
   if (role !== 'handler') {
     if (handlerId) throw badRequest(MESSAGES.handlerIdOnlyForHandlers);
@@ -145,12 +148,14 @@ async function handlerBinding(
   }
   if (!handlerId) throw badRequest(MESSAGES.handlerAccountNeedsHandler);
   const id = handlerId.toLowerCase();
-  if (!(await findHandlerById(db, id))) throw badRequest(MESSAGES.boundHandlerNotFound);
+  if (!(await findHandlerById(db, id, session))) throw badRequest(MESSAGES.boundHandlerNotFound);
   return id;
 }
 
-async function accountById(db: DirectoryDb, id: string) {
-  const record = OBJECT_ID.test(id) ? await findAccountRecordById(db, id.toLowerCase()) : null;
+async function accountById(db: DirectoryDb, id: string, session?: ClientSession) {
+  const record = OBJECT_ID.test(id)
+    ? await findAccountRecordById(db, id.toLowerCase(), session)
+    : null;
   if (!record) throw notFound(MESSAGES.accountNotFound);
   return record;
 }
@@ -187,9 +192,11 @@ export async function addAccount(
 }
 
 /**
- * Changes an account's role, handler binding or disabled state. The last enabled admin stays:
- * the change is written, the enabled admins counted, and the change undone (409) when none is
- * left, so two admins demoting each other at once both fail rather than both succeed.
+ * Changes an account's role, handler binding or disabled state, in one transaction: read, check,
+ * write. Only the fields the body gives are written, so a concurrent change of another field
+ * stays. The last enabled admin stays: a change that takes an enabled admin away writes a guard
+ * document and counts the enabled admins left (409 when none), so two admins demoting each other
+ * at once conflict, and the one MongoDB runs again sees the other's change and fails.
  */
 export async function changeAccount(
   db: DirectoryDb,
@@ -197,40 +204,45 @@ export async function changeAccount(
   body: UpdateAccountBody,
   now = new Date(),
 ): Promise<Account> {
-  const before = await accountById(db, id);
-  const role = body.role ?? before.role;
-  const handlerId =
-    body.role !== undefined || body.handlerId !== undefined
-      ? await handlerBinding(
-          db,
-          role,
-          body.handlerId !== undefined
-            ? body.handlerId
-            : role === 'handler'
-              ? before.handlerId?.toHexString()
-              : null,
-        )
-      : undefined;
-  const set = {
-    role,
-    ...(handlerId !== undefined ? { handlerId } : {}),
-    ...(body.disabled !== undefined
-      ? { disabledAt: body.disabled ? (before.disabledAt ?? now) : null }
-      : {}),
-  };
-  const after = await updateAccountRecord(db, before._id.toHexString(), set);
-  if (!after) throw notFound(MESSAGES.accountNotFound);
-  const wasEnabledAdmin = before.role === 'admin' && !before.disabledAt;
-  const isEnabledAdmin = after.role === 'admin' && !after.disabledAt;
-  if (wasEnabledAdmin && !isEnabledAdmin && (await countEnabledAdmins(db)) === 0) {
-    await updateAccountRecord(db, before._id.toHexString(), {
-      role: before.role,
-      handlerId: before.handlerId,
-      disabledAt: before.disabledAt,
-    });
-    throw conflict(MESSAGES.lastAdmin);
-  }
-  return toAccount(after);
+  return db.connection.transaction(async (session) => {
+    const before = await accountById(db, id, session);
+    const role = body.role ?? before.role;
+    const handlerId =
+      body.role !== undefined || body.handlerId !== undefined
+        ? await handlerBinding(
+            db,
+            role,
+            body.handlerId !== undefined
+              ? body.handlerId
+              : role === 'handler'
+                ? before.handlerId?.toHexString()
+                : null,
+            session,
+          )
+        : undefined;
+    const disabledAt =
+      body.disabled === undefined
+        ? before.disabledAt
+        : body.disabled
+          ? (before.disabledAt ?? now)
+          : null;
+    const set = {
+      ...(body.role !== undefined ? { role } : {}),
+      ...(handlerId !== undefined ? { handlerId } : {}),
+      ...(body.disabled !== undefined ? { disabledAt } : {}),
+    };
+    const wasEnabledAdmin = before.role === 'admin' && !before.disabledAt;
+    const isEnabledAdmin = role === 'admin' && !disabledAt;
+    if (wasEnabledAdmin && !isEnabledAdmin) {
+      await guardEnabledAdmins(db, session);
+      const others = await countEnabledAdmins(db, session);
+      // The count still includes this account, which the write below takes away.
+      if (others <= 1) throw conflict(MESSAGES.lastAdmin);
+    }
+    const after = await updateAccountRecord(db, before._id.toHexString(), set, session);
+    if (!after) throw notFound(MESSAGES.accountNotFound);
+    return toAccount(after);
+  });
 }
 
 /**

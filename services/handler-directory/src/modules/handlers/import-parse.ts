@@ -1,6 +1,9 @@
 // Reading an import file into a table: its header row and its data rows' cells, each row with
 // its number in the file (the header row is the first row that has a value, usually 1). What a
 // cell means for a handler is import.ts's; here only how the two formats store it.
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { IMPORT_MAX_ROWS } from '@dogshop/contracts/handler-directory';
 import { HttpError, badRequest } from '@dogshop/service-kit';
@@ -160,32 +163,79 @@ function xlsxCell(cell: ExcelJS.Cell): Cell {
 }
 
 /**
- * The sheet named like the export's (else the workbook's first). A continuation sheet with rows
- * means more rows than an import may have: 413.
+ * What the streaming reader's worksheets carry beside what ExcelJS's types declare: the name, and
+ * what the rows are read from — for a sheet unzipped to a temporary file first, that file's
+ * stream.
+ */
+type SheetReader = AsyncIterable<ExcelJS.Row> & {
+  name: string;
+  iterator?: { path?: unknown; destroy?: () => void };
+};
+
+/**
+ * Removes the temporary file a sheet was read from (ExcelJS removes it only once the sheet has
+ * been read to its end; a refused import stops before), so it does not stay until the process
+ * exits.
+ */
+async function dropTemporaryFile(sheet: SheetReader | undefined): Promise<void> {
+  const file = sheet?.iterator;
+  if (typeof file?.path !== 'string' || path.dirname(file.path) !== os.tmpdir()) return;
+  file.destroy?.();
+  await rm(file.path, { force: true });
+}
+
+const rowCells = (row: ExcelJS.Row): Cell[] =>
+  Array.from({ length: row.cellCount }, (_, i) => xlsxCell(row.getCell(i + 1)));
+
+/**
+ * The sheet named like the export's (else the workbook's first), read row by row with ExcelJS's
+ * streaming reader: the rows are taken as the sheet's XML is unzipped and parsed, and the import
+ * is refused (413) at the row past IMPORT_MAX_ROWS, without reading the rest of the workbook.
+ * A continuation sheet of the export with rows below its header is more rows than an import may
+ * have: 413 too. (A sheet stored before the shared strings is unzipped to a temporary file by
+ * ExcelJS first; the XML is parsed from there, still row by row.)
  */
 async function readXlsx(bytes: Buffer): Promise<ImportTable> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    // ExcelJS types its Buffer as an ArrayBuffer; a Node Buffer is what it reads.
-    await workbook.xlsx.load(bytes as unknown as Parameters<ExcelJS.Xlsx['load']>[0]);
-  } catch {
-    throw badRequest(IMPORT_MESSAGES.unreadableXlsx);
-  }
-  const sheets = workbook.worksheets;
-  const sheet = sheets.find((s) => s.name === SHEET_NAME) ?? sheets[0];
-  if (!sheet) throw badRequest(IMPORT_MESSAGES.noHeader);
-  if (sheets.some((s) => CONTINUATION_SHEET.test(s.name) && s.actualRowCount > 1)) {
-    throw tooLarge();
-  }
+  const input = Readable.from([bytes]);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    // Number formats tell dates from numbers.
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
   const builder = new TableBuilder();
-  for (let number = 1; number <= sheet.rowCount; number += 1) {
-    const row = sheet.findRow(number);
-    if (!row) continue;
-    const cells: Cell[] = [];
-    for (let column = 1; column <= row.cellCount; column += 1) {
-      cells.push(xlsxCell(row.getCell(column)));
+  let read = false;
+  let current: SheetReader | undefined;
+  try {
+    for await (const sheet of reader as AsyncIterable<SheetReader>) {
+      current = sheet;
+      if (CONTINUATION_SHEET.test(sheet.name)) {
+        let rows = 0;
+        for await (const row of sheet) if (!isBlank(rowCells(row)) && ++rows > 1) throw tooLarge();
+        continue;
+      }
+      if (read || !isImportSheet(reader, sheet.name)) continue;
+      read = true;
+      for await (const row of sheet) builder.add(row.number, rowCells(row));
     }
-    builder.add(number, cells);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw badRequest(IMPORT_MESSAGES.unreadableXlsx);
+  } finally {
+    input.destroy();
+    await dropTemporaryFile(current);
   }
+  if (!read) throw badRequest(IMPORT_MESSAGES.noHeader);
   return builder.table('xlsx');
+}
+
+/** The export's sheet, or, in a workbook without one, its first. */
+function isImportSheet(reader: ExcelJS.stream.xlsx.WorkbookReader, name: string): boolean {
+  if (name === SHEET_NAME) return true;
+  // The workbook's part, once read (ExcelJS types the reader as a Workbook; it is not one).
+  const model = reader.model as { sheets?: Array<{ name: string }> } | undefined;
+  const names = (model?.sheets ?? []).map((sheet) => sheet.name);
+  return !names.includes(SHEET_NAME);
 }

@@ -268,6 +268,10 @@ async function nearestHandlers(
   };
 }
 
+/** True while a handler with this id (lower-case hex) exists. */
+export const handlerExists = async (db: DirectoryDb, id: string): Promise<boolean> =>
+  (await findHandlerById(db, id)) !== null;
+
 export async function getHandler(db: DirectoryDb, id: string): Promise<Handler> {
   return found(await findHandlerById(db, handlerId(id)));
 }
