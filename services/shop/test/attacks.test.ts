@@ -261,6 +261,18 @@ function writeRequests(): Record<
       headers: bearer(admin.token),
       body: { name: 'Renamed Clerk' },
     },
+    changeAdminOrderStatus: {
+      method: 'POST',
+      url: `/admin/orders/${orderId}/status`,
+      headers: bearer(clerk.token),
+      body: { status: 'pending', note: 'checked' },
+    },
+    addOrderNote: {
+      method: 'POST',
+      url: `/admin/orders/${orderId}/notes`,
+      headers: bearer(clerk.token),
+      body: { text: 'Customer called' },
+    },
     createApiKey: {
       method: 'POST',
       url: '/admin/api-keys',

@@ -134,7 +134,9 @@ const oneOf = <T>(list: () => T[]) =>
 const hint: Hint = (op, where) => {
   if (where === 'path.id') {
     if (op.route.startsWith('/products')) return oneOf(() => world.products.map((p) => p.id));
-    if (op.route.startsWith('/orders')) return oneOf(() => world.orderIds);
+    if (op.route.startsWith('/orders') || op.route.startsWith('/admin/orders')) {
+      return oneOf(() => world.orderIds);
+    }
     if (op.route.startsWith('/customers')) return fc.constant(customer.id);
     // Deletions take every other webhook, so the rest stay to be read, changed and pinged.
     if (op.operationId === 'retryWebhookDelivery') return fc.constant(world.webhookIds[0]);
