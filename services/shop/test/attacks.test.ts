@@ -236,12 +236,12 @@ function writeRequests(): Record<
       headers: {},
       body: { email: admin.email, password: STAFF_PASSWORD },
     },
-    // Its own account: each change ends its earlier tokens, so later sends answer 401.
+    // A valid body with a wrong current password: a change would end the token these sends use.
     changeStaffPassword: {
       method: 'PUT',
       url: '/admin/auth/password',
       headers: bearer(changingPassword.token),
-      body: { current_password: STAFF_PASSWORD, new_password: 'another long passphrase' },
+      body: { current_password: 'not the password', new_password: 'another long passphrase' },
     },
     setStaffPassword: {
       method: 'POST',
