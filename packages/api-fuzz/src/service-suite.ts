@@ -93,6 +93,20 @@ export interface ServiceUnderTest {
   };
 }
 
+/** GET /metrics without credentials (the scraper has none): the Prometheus text. */
+export async function scrapeMetrics(app: SuiteApp): Promise<string> {
+  const res = await app.inject({ url: '/metrics' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+  return res.body;
+}
+
+/** The value of one sample line (`name{labels} value`); 0 when the series has none yet. */
+export function metricSample(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
 /** The port a listening app took on 127.0.0.1. */
 export async function listening(app: SuiteApp): Promise<number> {
   await app.listen({ port: 0, host: '127.0.0.1' });
