@@ -61,9 +61,11 @@ export const wantsLoadTest = (only: Set<string> | null, test: LoadTest) =>
 /** Runs one through the package's own `pnpm test` (its tools, its Jest settings). */
 export async function runLoadTest(ctx: Context, test: LoadTest): Promise<LoadTestRun> {
   const pnpm = process.env.npm_execpath;
+  // No `--`: pnpm would hand it to Jest, which then takes the file for no pattern at all.
+  const jestArgs = [test.file, ...(test.args ?? [])];
   const [command, args] = pnpm
-    ? [process.execPath, [pnpm, 'test', '--', test.file, ...(test.args ?? [])]]
-    : ['pnpm', ['test', '--', test.file, ...(test.args ?? [])]];
+    ? [process.execPath, [pnpm, 'test', ...jestArgs]]
+    : ['pnpm', ['test', ...jestArgs]];
   const loadAverageBefore = os.loadavg();
   const started = performance.now();
   let output = '';
@@ -92,7 +94,7 @@ export async function runLoadTest(ctx: Context, test: LoadTest): Promise<LoadTes
     what: test.what,
     command: `cd ${test.dir} && ${Object.entries(test.env)
       .map(([k, v]) => `${k}=${v}`)
-      .join(' ')} pnpm test -- ${[test.file, ...(test.args ?? [])].join(' ')}`,
+      .join(' ')} pnpm test ${jestArgs.join(' ')}`,
     seconds: +seconds.toFixed(1),
     tests,
     pass: exitCode === 0,
