@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
-import type { Comparison, PagesRun, Report, Timing, WebhookRun } from './results.js';
+import type { Comparison, LoadTestRun, PagesRun, Report, Timing, WebhookRun } from './results.js';
 import type { Figure } from './stats.js';
 
 const fmt = (value: number, digits = 0) =>
@@ -67,6 +67,23 @@ const timingMs = (t: Timing, digits = 0) =>
   `median ${fmt(t.median, digits)} ms, p95 ${fmt(t.p95, digits)} ms [${fmt(t.min, digits)}–${fmt(t.max, digits)}]`;
 
 /** PAGES: the finder's size and first result on Slow 3G, the admin list's search. */
+/** L: the load-sized runs of the test suites, each through its Jest file at full size. */
+function loadTestsSection(runs: LoadTestRun[]): string[] {
+  return [
+    '## Load-sized test runs',
+    '',
+    "The test suites' runs too large for `pnpm test`, at full size through their own Jest files (the tests run a smaller version of each). A run passes when every test of its file passed.",
+    '',
+    '| # | run | command | seconds | load before / after (1 min) | tests | result |',
+    '| --- | --- | --- | ---: | --- | --- | --- |',
+    ...runs.map(
+      (r) =>
+        `| ${r.id} | ${cell(r.what)} | \`${cell(r.command)}\` | ${fmt(r.seconds)} | ${r.loadAverageBefore[0]?.toFixed(2)} / ${r.loadAverageAfter[0]?.toFixed(2)} | ${cell(r.tests)} | ${verdict(r.pass)} |`,
+    ),
+    '',
+  ];
+}
+
 function pagesSection(p: PagesRun): string[] {
   const { finderSize: size, firstResult: first, adminSearch: admin } = p;
   const kB = (bytes: number) => `${fmt(bytes / 1000, 1)} kB`;
@@ -234,6 +251,7 @@ export function renderMarkdown(report: Report): string {
     ...resultsTable(report),
     '',
     ...(report.pages ? pagesSection(report.pages) : []),
+    ...(report.loadTests?.length ? loadTestsSection(report.loadTests) : []),
     '## Latency',
     '',
     ...latencyTable(report.comparisons),

@@ -237,6 +237,20 @@ export interface PagesRun {
   loadAverageAfter: number[];
 }
 
+/** L (issue 32): a load-sized run of a test suite, at full size through its Jest file. */
+export interface LoadTestRun {
+  id: string;
+  what: string;
+  /** The command, to run it again by hand. */
+  command: string;
+  seconds: number;
+  /** Jest's summary line ("12 passed, 12 total"). */
+  tests: string;
+  pass: boolean;
+  loadAverageBefore: number[];
+  loadAverageAfter: number[];
+}
+
 export interface Report {
   date: string;
   startedAt: string;
@@ -269,6 +283,7 @@ export interface Report {
   scaling?: ScalingRow[];
   webhooks?: WebhookRun;
   pages?: PagesRun;
+  loadTests?: LoadTestRun[];
   noise: string[];
   notes: string[];
 }

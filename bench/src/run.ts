@@ -1,7 +1,8 @@
 // `pnpm bench`: starts the databases, loads the data sets, starts the services as real servers on
 // loopback, runs each comparison in interleaved rounds and writes bench/results/<date>.md + .json.
 // BENCH_DURATION (default 10s), BENCH_ROUNDS (3), BENCH_SCALES (1000,100000,1000000),
-// --only B2,B3,P,SCALING,W1,PAGES.
+// --only B2,B3,P,SCALING,W1,PAGES,L (L-FUZZ, L-EXPORT, L-WEBHOOKS: the test suites' load-sized
+// runs at full size).
 import os from 'node:os';
 import {
   hotProductRun,
@@ -17,6 +18,7 @@ import { DB_CONNECTIONS, measureRoute, type RouteBench } from './benchmarks/shop
 import { shopHeaders } from './benchmarks/shop-sql.js';
 import { exportBench, publicListBench } from './benchmarks/handler-benchmarks.js';
 import { pagesBench } from './benchmarks/page-benchmarks.js';
+import { LOAD_TESTS, runLoadTest, wantsLoadTest } from './benchmarks/load-tests.js';
 import { peerRuns } from './benchmarks/peer-benchmarks.js';
 import { W1_CONNECTIONS, W1_SHOP_ENV, webhookBench } from './benchmarks/webhook-benchmarks.js';
 import { B1_CONNECTIONS, B1_PIPELINING, pluginStackBench } from './benchmarks/plugin-stack.js';
@@ -359,6 +361,20 @@ async function pageRuns(ctx: Context, errors: string[]): Promise<void> {
   }
 }
 
+/** L: the test suites' load-sized runs at full size, one after another (never two at once). */
+async function loadTestRuns(ctx: Context, errors: string[]): Promise<void> {
+  // Not in the smoke run: each is a whole Jest file at full size (minutes).
+  if (ctx.options.smoke && ctx.options.only === null) return;
+  for (const test of LOAD_TESTS) {
+    if (!wantsLoadTest(ctx.options.only, test)) continue;
+    await guard(errors, `${test.id} ${test.dir}`, async () => {
+      const run = await runLoadTest(ctx, test);
+      (ctx.report.loadTests ??= []).push(run);
+      if (!run.pass) throw new Error(`${test.what}: ${run.tests}`);
+    });
+  }
+}
+
 async function guard(errors: string[], name: string, fn: () => Promise<unknown>): Promise<void> {
   try {
     await fn();
@@ -401,6 +417,7 @@ export async function main(
     await webhookRuns(ctx, errors);
     await handlerRuns(ctx, errors);
     await pageRuns(ctx, errors);
+    await loadTestRuns(ctx, errors);
   } finally {
     await pg?.stop();
   }

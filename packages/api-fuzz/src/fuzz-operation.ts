@@ -10,6 +10,16 @@ import type { Hint } from './valid-values.js';
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_260_521);
 
 /**
+ * How many of an operation's full runs a test sends: FUZZ_SCALE (0 < scale ≤ 1) of them, a
+ * quarter by default. `pnpm test` sends the quarter (every operation still answers a success and
+ * a refusal); the full runs, thousands of requests per service, are `pnpm bench --only L-FUZZ`.
+ */
+export const FUZZ_SCALE = Math.min(1, Math.max(0.01, Number(process.env.FUZZ_SCALE ?? 0.25)));
+
+/** `runs` scaled by FUZZ_SCALE, at least 1. */
+export const scaledRuns = (runs: number) => Math.max(1, Math.round(runs * FUZZ_SCALE));
+
+/**
  * Runs `runs` generated requests of one operation through `send` and `checker`. Reproducible: the
  * seed is FUZZ_SEED plus the operation's index; a failure names the seed and the request.
  */

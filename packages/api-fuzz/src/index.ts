@@ -9,6 +9,7 @@
 // openapi-operations.ts  the document's operations       valid-values.ts  schema → arbitrary
 // mutations.ts           hostile variants of a value     requests.ts      whole requests
 // contract-checker.ts    the fuzzer's rules for answers  fuzz-operation.ts  the runner
+// fuzz-suite.ts          both services' fuzz tests        service-suite.ts  service-kit's behaviour (own entry)
 // documented-answers.ts  an answer against its operation's documented responses
 export { RawJson, toJsonText } from './json-text.js';
 export { contractChecker, type ContractChecker } from './contract-checker.js';
@@ -20,7 +21,8 @@ export {
   type Answer,
   type AnswerProblems,
 } from './documented-answers.js';
-export { FUZZ_SEED, fuzzOperation } from './fuzz-operation.js';
+export { FUZZ_SCALE, FUZZ_SEED, fuzzOperation, scaledRuns } from './fuzz-operation.js';
+export { describeFuzzing } from './fuzz-suite.js';
 export { HOSTILE_STRINGS, mutatedValue, type MutationKind } from './mutations.js';
 export { operationsOf, readDocument, type Operation, type Schema } from './openapi-operations.js';
 export { requestsFor, type GeneratedRequest } from './requests.js';

@@ -147,21 +147,24 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /**
  * Writes raw bytes to 127.0.0.1:`port` (in pieces, `pauseMs` apart) and reads until the server
  * closes the connection: for answers Node's HTTP parser gives before any handler runs.
+ * `partsWritten` says how far the writing got before the server closed (a slow-loris cut).
  */
 export function rawHttpExchange(
   port: number,
   parts: string[],
   opts: { pauseMs?: number; maxMs?: number } = {},
-): Promise<{ text: string; closedAfterMs: number }> {
+): Promise<{ text: string; closedAfterMs: number; partsWritten: number }> {
   const { pauseMs = 0, maxMs = 5_000 } = opts;
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
     let text = '';
     let timer: NodeJS.Timeout | undefined;
+    let written = 0;
     const writeNext = (i: number) => {
       if (socket.destroyed || i >= parts.length) return;
       socket.write(parts[i]!);
+      written = i + 1;
       timer = setTimeout(() => writeNext(i + 1), pauseMs);
     };
     const guard = setTimeout(() => {
@@ -174,7 +177,7 @@ export function rawHttpExchange(
     socket.on('close', () => {
       clearTimeout(timer);
       clearTimeout(guard);
-      resolve({ text, closedAfterMs: Date.now() - started });
+      resolve({ text, closedAfterMs: Date.now() - started, partsWritten: written });
     });
   });
 }

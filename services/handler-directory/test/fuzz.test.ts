@@ -1,15 +1,15 @@
 // Property-based fuzzing of every operation in openapi/handler-directory.json (see
-// packages/api-fuzz): at least 2,000 generated requests per run, seeded (FUZZ_SEED
+// packages/api-fuzz): 2,000 generated requests or more at full scale (a quarter in
+// `pnpm test`: FUZZ_SCALE; `pnpm bench --only L-FUZZ` sends them all), seeded (FUZZ_SEED
 // reproduces a run), valid and mutated. Never a 5xx; every 4xx in the German error envelope;
 // every 2xx valid against the document; no response carries a password hash or internal field.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll } from '@jest/globals';
 import fc from 'fast-check';
 import { createTestApp, ADMIN, type TestApp } from './support/app.js';
 import { createHandler } from './support/handlers.js';
 import {
-  FUZZ_SEED,
   contractChecker,
-  fuzzOperation,
+  describeFuzzing,
   operationsOf,
   readDocument,
   type Answer,
@@ -40,7 +40,6 @@ const accountIds: string[] = [];
 /** Set-password tokens of those accounts: each works once. */
 const setPasswordTokens: string[] = [];
 let checker: ContractChecker;
-let total = 0;
 /** The admin's token: replaced by the one a password change answers (the earlier one ends). */
 let adminToken: string;
 
@@ -132,35 +131,16 @@ async function send(op: Operation, request: GeneratedRequest): Promise<Answer> {
   return { statusCode: res.statusCode, headers: res.headers, body: res.body };
 }
 
-describe(`fuzzing the handler directory from openapi/handler-directory.json (seed ${FUZZ_SEED})`, () => {
-  it.each(operations.map((op, index) => [`${op.method} ${op.route}`, op, index] as const))(
-    '%s: never a 5xx; 4xx in the envelope; 2xx valid against the contract',
-    async (_name, op, index) => {
-      total += await fuzzOperation({ op, index, runs: runsOf(op), hint, send, checker, learn });
-    },
-  );
-
-  it('sent at least 2,000 requests, and every operation answered both a success and a refusal', () => {
-    expect(total).toBeGreaterThanOrEqual(2_000);
-    const summary = operations.map((op) => {
-      const statuses = [...(checker.seen.get(op.operationId) ?? new Map<number, number>()).keys()];
-      return {
-        operation: op.operationId,
-        // The import's body is a file, which the fuzzer does not make (import.test.ts sends files).
-        success: op.operationId === 'importHandlers' || statuses.some((s) => s < 300),
-        refusal: op.parameters.length > 0 || op.body ? statuses.some((s) => s >= 400) : true,
-      };
-    });
-    expect(summary.filter((s) => !s.success || !s.refusal)).toEqual([]);
-    console.log(
-      `handler-directory fuzzing: ${total} requests (seed ${FUZZ_SEED}); statuses per operation:\n` +
-        operations
-          .map((op) => {
-            const seen = [...(checker.seen.get(op.operationId) ?? new Map<number, number>())];
-            const statuses = seen.sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
-            return `  ${op.operationId.padEnd(24)} ${statuses.join(' ')}`;
-          })
-          .join('\n'),
-    );
-  });
+describeFuzzing({
+  name: 'handler directory',
+  document: 'openapi/handler-directory.json',
+  operations,
+  runsOf,
+  minimumRequests: 2_000,
+  hint,
+  send,
+  learn,
+  checker: () => checker,
+  // The import's body is a file, which the fuzzer does not make (import.test.ts sends files).
+  refusalOnly: ['importHandlers'],
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { metricSample, scrapeMetrics } from '@dogshop/api-fuzz/service-suite';
 import { MESSAGES } from '../src/messages.js';
 import { ADMIN, createTestApp, type TestApp } from './support/app.js';
 import { createHandler } from './support/handlers.js';
@@ -11,19 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** GET /metrics, without a token: the scraper has none. */
-async function scrape(of: TestApp = t): Promise<string> {
-  const res = await of.app.inject({ url: '/metrics' });
-  expect(res.statusCode).toBe(200);
-  expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-  return res.body;
-}
-
-/** The value of one sample line (`name{labels} value`); 0 when the series has none yet. */
-function sample(text: string, series: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
-}
+/** GET /metrics, without credentials (service-kit's suite's helpers, as both services scrape). */
+const scrape = (of: TestApp = t) => scrapeMetrics(of.app);
+const sample = metricSample;
 
 describe('GET /metrics', () => {
   it('times the requests by route pattern and reads the driver pool', async () => {

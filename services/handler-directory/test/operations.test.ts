@@ -1,3 +1,6 @@
+// The directory's own operations: /ready without MongoDB, its OpenAPI document, its indexes, the
+// 500 mask in German. /health, /ready, GET /, /docs, 404/400/415/413 in the envelope, the global
+// 429 and request ids are service-kit's: service-kit.test.ts, the suite both services share.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildApp } from '../src/app.js';
 import { createTestApp, type TestApp } from './support/app.js';
@@ -11,25 +14,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('operations endpoints', () => {
-  it('answers /health and /ready without a token', async () => {
-    const health = await t.request({ method: 'GET', url: '/health' });
-    expect(health.statusCode).toBe(200);
-    expect(health.json().status).toBe('ok');
-    const ready = await t.request({ method: 'GET', url: '/ready' });
-    expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready' });
-  });
-
-  it('answers GET / with a pointer to the documentation', async () => {
-    const res = await t.request({ method: 'GET', url: '/' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
-      docs: '/docs',
-      openapi: '/openapi.json',
-      health: '/health',
-    });
-  });
-
   it('answers /ready with 503 once MongoDB is unreachable', async () => {
     const app = await buildApp(t.config);
     await app.ready();
@@ -76,12 +60,6 @@ describe('operations endpoints', () => {
       ],
     );
   });
-
-  it('serves the interactive docs at /docs', async () => {
-    const res = await t.request({ method: 'GET', url: '/docs/' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/text\/html/);
-  });
 });
 
 describe('indexes', () => {
@@ -102,49 +80,12 @@ describe('indexes', () => {
 });
 
 describe('error envelope, in German', () => {
-  it('answers unknown routes and methods with 404', async () => {
-    expectDirectoryError(
-      await t.request({ method: 'GET', url: '/api/nope' }),
-      404,
-      'Ressource nicht gefunden',
-    );
+  it('answers an unknown method on a known path with 404', async () => {
     expectDirectoryError(
       await t.request({ method: 'PATCH', url: '/api/users/x', as: t.admin }),
       404,
       'Ressource nicht gefunden',
     );
-  });
-
-  it('answers malformed JSON with 400', async () => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"username": ',
-    });
-    expectDirectoryError(res, 400, /^Ungültige Anfrage: der Body konnte nicht gelesen werden/);
-  });
-
-  it('answers a wrong content type with 415', async () => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/users',
-      headers: { 'content-type': 'text/plain' },
-      payload: 'name=x',
-      as: t.admin,
-    });
-    expectDirectoryError(res, 415, 'Nicht unterstützter Content-Type (erwartet: application/json)');
-  });
-
-  it('answers bodies over 100 kB with 413', async () => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/users',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ name: 'x', phone: '1', address: 'x'.repeat(110_000) }),
-      as: t.admin,
-    });
-    expectDirectoryError(res, 413, 'Anfrage zu groß (höchstens 100 kB)');
   });
 
   it('masks unexpected failures as a generic 500 without details', async () => {
@@ -156,31 +97,5 @@ describe('error envelope, in German', () => {
     await app.close();
     expectDirectoryError(res, 500, 'Interner Serverfehler');
     expect(res.body).not.toMatch(/E11000|secret|at /);
-  });
-
-  it('answers 429 with Retry-After once the global limit is spent', async () => {
-    const limited = await createTestApp({ rateLimitPerMinute: 2 });
-    try {
-      await limited.request({ method: 'GET', url: '/api/public/users' });
-      await limited.request({ method: 'GET', url: '/api/public/users' });
-      const res = await limited.request({ method: 'GET', url: '/api/public/users' });
-      expectDirectoryError(res, 429, 'Zu viele Anfragen, bitte später erneut versuchen');
-      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    } finally {
-      await limited.close();
-    }
-  });
-});
-
-describe('request ids', () => {
-  it('echoes a well-formed X-Request-Id and generates one otherwise', async () => {
-    const echoed = await t.request({
-      method: 'GET',
-      url: '/health',
-      headers: { 'x-request-id': 'abc-123' },
-    });
-    expect(echoed.headers['x-request-id']).toBe('abc-123');
-    const generated = await t.request({ method: 'GET', url: '/api/nope' });
-    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

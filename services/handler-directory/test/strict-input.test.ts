@@ -1,24 +1,19 @@
 // Strict input: numbers in query strings only in plain decimal notation, validation messages in
-// German throughout, U+0000 refused anywhere, and requests Node's HTTP parser refuses answered in
-// the directory's German envelope (raw sockets against a listening app).
-import type net from 'node:net';
+// German throughout, U+0000 refused anywhere. Requests Node's HTTP parser refuses are answered in
+// the directory's German envelope: service-kit.test.ts, the suite both services share.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parseRawHttpAnswer, rawHttpExchange } from '@dogshop/child-processes';
 import { MESSAGES } from '../src/messages.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectDirectoryError } from './support/contract.js';
 import { createHandler } from './support/handlers.js';
 
 let t: TestApp;
-let port: number;
 let handlerId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
   handlerId = (await createHandler(t, { name: 'Potsdam Pöhlke', gps: { lat: 52.39, lng: 13.06 } }))
     ._id;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as net.AddressInfo).port;
 });
 afterAll(() => t?.close());
 
@@ -130,64 +125,5 @@ describe('U+0000', () => {
       400,
       nul('params.id'),
     );
-  });
-});
-
-/** Asserts a complete HTTP/1.1 answer in the directory's envelope, closing the connection. */
-function expectRawDirectoryError(text: string, status: number, reason: string, message: string) {
-  const { statusLine, headers, body } = parseRawHttpAnswer(text);
-  expect(statusLine).toBe(`HTTP/1.1 ${status} ${reason}`);
-  expect(headers).toMatchObject({
-    connection: 'close',
-    'content-type': 'application/json; charset=utf-8',
-    // Bytes, not characters: the German texts have umlauts.
-    'content-length': String(Buffer.byteLength(body)),
-  });
-  expect(JSON.parse(body)).toEqual({ success: false, message });
-}
-
-describe("requests Node's HTTP parser refuses", () => {
-  it('answers a bad request line with 400 in German', async () => {
-    for (const line of ['GET /api/public/users FOO/1.1', 'BREW /api HTTP/1.1', 'GET']) {
-      const { text } = await rawHttpExchange(port, [`${line}\r\nHost: x\r\n\r\n`]);
-      expectRawDirectoryError(text, 400, 'Bad Request', MESSAGES.clientErrors[400]);
-    }
-  });
-
-  it('answers 3,000 headers and a 100 kB URL with 431 in German', async () => {
-    const headers = Array.from({ length: 3_000 }, (_, i) => `X-Filler-${i}: ${i}\r\n`).join('');
-    for (const request of [
-      `GET /api/public/users HTTP/1.1\r\nHost: x\r\n${headers}\r\n`,
-      `GET /api/public/users?lat=${'1'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`,
-    ]) {
-      const { text } = await rawHttpExchange(port, [request]);
-      expectRawDirectoryError(
-        text,
-        431,
-        'Request Header Fields Too Large',
-        MESSAGES.clientErrors[431],
-      );
-    }
-    expect((await t.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
-  });
-
-  it('cuts off a slow body with 408 in German', async () => {
-    const slow = await createTestApp({ requestTimeoutMs: 1_000 });
-    try {
-      await slow.app.listen({ port: 0, host: '127.0.0.1' });
-      const slowPort = (slow.app.server.address() as net.AddressInfo).port;
-      const head = `POST /api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${slow.admin.token}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`;
-      const trickle = Array.from({ length: 20 }, () => ' ');
-      const cut = await rawHttpExchange(slowPort, [head, ...trickle], {
-        pauseMs: 300,
-        maxMs: 6_000,
-      });
-      expect(cut.closedAfterMs).toBeGreaterThanOrEqual(1_000);
-      expect(cut.closedAfterMs).toBeLessThan(3_000);
-      expectRawDirectoryError(cut.text, 408, 'Request Timeout', MESSAGES.clientErrors[408]);
-      expect(await slow.app.db.handlers.countDocuments({})).toBe(0);
-    } finally {
-      await slow.close();
-    }
   });
 });

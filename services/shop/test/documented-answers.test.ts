@@ -1,8 +1,9 @@
 // The answers openapi/shop.json promises that the fuzz and attack tests seldom reach, asked for
 // one by one: 304 with its ETag on the cached reads, 413 and 415 on every route that reads a
-// body, 429, 503 on every operation while the database cannot be reached, a long path
+// body, 503 on every operation while the database cannot be reached, a long path
 // parameter, an unknown query parameter, a list without its defaulted parameters. Every answer
-// is checked against the document (status listed, body, headers).
+// is checked against the document (status listed, body, headers). The global 429 is in
+// service-kit.test.ts (the suite both services share).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { answerLog, operationsOf, readDocument, type Operation } from '@dogshop/api-fuzz';
 import { buildApp } from '../src/app.js';
@@ -118,22 +119,6 @@ describe('what the document promises', () => {
         payload: JSON.stringify({ email: 'x'.repeat(110 * 1024) }),
       });
       expectShopError(large, 413);
-    }
-  });
-
-  it('answers 429 with Retry-After once the rate limit is spent', async () => {
-    const limited = await createTestApp({ rateLimitPerMinute: 2 });
-    documented.watch(limited.app);
-    try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const res = await limited.request({ method: 'GET', url: '/categories' });
-        statuses.push(res.statusCode);
-        if (res.statusCode === 429) expect(res.headers['retry-after']).toBeDefined();
-      }
-      expect(statuses).toEqual([200, 200, 429]);
-    } finally {
-      await limited.close();
     }
   });
 

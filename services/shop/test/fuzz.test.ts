@@ -1,8 +1,9 @@
 // Property-based fuzzing of every operation in openapi/shop.json (see packages/api-fuzz):
-// at least 2,000 generated requests per run, seeded (FUZZ_SEED reproduces a run), valid and
+// 2,000 generated requests or more at full scale (a quarter in `pnpm test`: FUZZ_SCALE;
+// `pnpm bench --only L-FUZZ` sends them all), seeded (FUZZ_SEED reproduces a run), valid and
 // mutated. Never a 5xx; every 4xx in the error envelope; every 2xx valid against the document;
 // no response carries a password hash, an API key or its hash, or a stack trace.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll } from '@jest/globals';
 import fc from 'fast-check';
 import { hashApiKey } from '../src/modules/api-keys/service.js';
 import { createStaff } from '../src/modules/staff/service.js';
@@ -12,9 +13,8 @@ import { credentialsFor } from './support/credentials.js';
 import { registerCustomer, type RegisteredCustomer } from './support/customers.js';
 import { STAFF_PASSWORD, staffMember } from './support/staff.js';
 import {
-  FUZZ_SEED,
   contractChecker,
-  fuzzOperation,
+  describeFuzzing,
   operationsOf,
   readDocument,
   type Answer,
@@ -61,7 +61,6 @@ const world = {
   apiKeyIds: [] as number[],
 };
 let checker: ContractChecker;
-let total = 0;
 
 beforeAll(async () => {
   // No delivery worker: the webhooks the fuzzer registers (public addresses) are never sent to.
@@ -269,34 +268,14 @@ async function keepFuzzerSignedIn(op: Operation): Promise<void> {
   }
 }
 
-describe(`fuzzing the shop from openapi/shop.json (seed ${FUZZ_SEED})`, () => {
-  it.each(operations.map((op, index) => [`${op.method} ${op.route}`, op, index] as const))(
-    '%s: never a 5xx; 4xx in the envelope; 2xx valid against the contract',
-    async (_name, op, index) => {
-      total += await fuzzOperation({ op, index, runs: runsOf(op), hint, send, checker, learn });
-    },
-  );
-
-  it('sent at least 2,000 requests, and every operation answered both a success and a refusal', () => {
-    expect(total).toBeGreaterThanOrEqual(2_000);
-    const summary = operations.map((op) => {
-      const statuses = [...(checker.seen.get(op.operationId) ?? new Map<number, number>()).keys()];
-      return {
-        operation: op.operationId,
-        success: statuses.some((s) => s < 300),
-        refusal: op.parameters.length > 0 || op.body ? statuses.some((s) => s >= 400) : true,
-      };
-    });
-    expect(summary.filter((s) => !s.success || !s.refusal)).toEqual([]);
-    console.log(
-      `shop fuzzing: ${total} requests (seed ${FUZZ_SEED}); statuses per operation:\n` +
-        operations
-          .map((op) => {
-            const seen = [...(checker.seen.get(op.operationId) ?? new Map<number, number>())];
-            const statuses = seen.sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
-            return `  ${op.operationId.padEnd(24)} ${statuses.join(' ')}`;
-          })
-          .join('\n'),
-    );
-  });
+describeFuzzing({
+  name: 'shop',
+  document: 'openapi/shop.json',
+  operations,
+  runsOf,
+  minimumRequests: 2_000,
+  hint,
+  send,
+  learn,
+  checker: () => checker,
 });

@@ -1,0 +1,43 @@
+// The page tests serve the built pages (dist/web, what `pnpm build` makes with vite). This builds
+// them when they are missing or older than their sources (web/, vite.config.ts), so that `pnpm
+// test` in this package sees an edit to a page. Under turbo (`pnpm test` at the root) the
+// package's build task has just made them and nothing is rebuilt: infra's tests, which may run at
+// the same time, serve the same dist/web, and a rebuild (vite empties the folder first) would
+// take their pages away mid-test.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
+const built = path.join(root, 'dist', 'web', 'index.html');
+
+/** The newest modification time of a file or of any file below a folder. */
+function newest(entry) {
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(
+    0,
+    ...readdirSync(entry)
+      .filter((name) => name !== 'node_modules')
+      .map((name) => newest(path.join(entry, name))),
+  );
+}
+
+let builtAt = 0;
+try {
+  builtAt = statSync(built).mtimeMs;
+} catch {
+  // not built yet
+}
+const sources = Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'vite.config.ts')));
+if (builtAt < sources) {
+  console.log(`building the pages (dist/web ${builtAt ? 'is older than web/' : 'is missing'})`);
+  const vite = path.join(root, 'node_modules', '.bin', 'vite');
+  const result = spawnSync(vite, ['build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.error) throw result.error;
+  process.exit(result.status ?? 1);
+}
