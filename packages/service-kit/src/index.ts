@@ -58,12 +58,7 @@ export {
   type OneTimeToken,
   type StoredOneTimeToken,
 } from './one-time-token.js';
-export {
-  CSV_CHUNK_CHARS,
-  csvStream,
-  neutraliseFormula,
-  type CsvDelimiter,
-} from './csv-export.js';
+export { CSV_CHUNK_CHARS, csvStream, neutraliseFormula, type CsvDelimiter } from './csv-export.js';
 export { runServer } from './run-server.js';
 export { securityDefaults, type SecurityOptions } from './security.js';
 export { serverOptions } from './server-options.js';
