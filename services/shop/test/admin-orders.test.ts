@@ -53,6 +53,18 @@ describe('the order list', () => {
     const second = await get(`/admin/orders?limit=2&cursor=${body.pagination.next_cursor}`);
     expect(ids(second)).toEqual([placed.jana]);
     expect(second.json<{ pagination: { next_cursor: null } }>().pagination.next_cursor).toBeNull();
+    // A cursor continues only the sort it came from (a time is no amount).
+    expectShopError(
+      await get(`/admin/orders?sort=-total_amount&cursor=${body.pagination.next_cursor}`),
+      400,
+      /sort=-total_amount/,
+    );
+    const byTotal = await get('/admin/orders?sort=-total_amount&limit=1');
+    const next = byTotal.json<{ pagination: { next_cursor: string } }>().pagination.next_cursor;
+    expect(ids(await get(`/admin/orders?sort=-total_amount&limit=2&cursor=${next}`))).toEqual([
+      placed.mallory,
+      placed.jana,
+    ]);
     expect(ids(await get('/admin/orders?sort=-total_amount'))).toEqual([
       placed.otto,
       placed.mallory,

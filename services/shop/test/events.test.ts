@@ -7,6 +7,8 @@ import { createTestApp, type TestApp } from './support/app.js';
 import { bearer, registerCustomer } from './support/customers.js';
 import { addProduct, orderBody, stockOf } from './support/orders.js';
 
+/** Status changes name who made them: here the test's key (registered as "tests"). */
+const BY_TEST_KEY = { type: 'api_key', id: expect.any(Number), name: 'tests' };
 let t: TestApp;
 
 beforeAll(async () => {
@@ -98,6 +100,7 @@ describe('events of the real operations', () => {
       from: 'pending',
       to: 'cancelled',
       order: await orderAsShown(orderId),
+      actor: BY_TEST_KEY,
     });
     expect(cancelled[1]!.data).toEqual({ product_id: a, name: 'Last lead', stock: 2 });
   });
@@ -115,8 +118,13 @@ describe('events of the real operations', () => {
       expect((await put('shipped')).statusCode).toBe(200);
     });
     expect(events.map((e) => e.data)).toEqual([
-      { from: 'pending', to: 'confirmed', order: expect.objectContaining({ status: 'confirmed' }) },
-      { from: 'confirmed', to: 'shipped', order: await orderAsShown(id) },
+      {
+        from: 'pending',
+        to: 'confirmed',
+        order: expect.objectContaining({ status: 'confirmed' }),
+        actor: BY_TEST_KEY,
+      },
+      { from: 'confirmed', to: 'shipped', order: await orderAsShown(id), actor: BY_TEST_KEY },
     ]);
   });
 

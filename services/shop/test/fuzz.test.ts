@@ -59,6 +59,8 @@ const world = {
   setPasswordTokens: [] as string[],
   /** Keys the fuzzer made, the only ones it may revoke (not the test key it works with). */
   apiKeyIds: [] as number[],
+  /** Cursors the order list gave, so that generated pages can follow one. */
+  orderCursors: [] as string[],
 };
 let checker: ContractChecker;
 
@@ -104,6 +106,10 @@ beforeAll(async () => {
     });
     world.orderIds.push(order.json<{ data: { order_id: number } }>().data.order_id);
   }
+  const firstPage = await t.request({ method: 'GET', url: '/admin/orders?limit=1' });
+  world.orderCursors.push(
+    firstPage.json<{ pagination: { next_cursor: string } }>().pagination.next_cursor,
+  );
   for (let i = 0; i < 8; i++) {
     const { account, setPassword } = await createStaff(t.app.db, null, {
       email: `fuzz-staff-${i}@example.com`,
@@ -177,6 +183,9 @@ const hint: Hint = (op, where) => {
   }
   if (op.operationId === 'setStaffPassword' && where === 'body.token') {
     return oneOf(() => world.setPasswordTokens);
+  }
+  if (op.operationId === 'listAdminOrders' && where === 'query.cursor') {
+    return oneOf(() => world.orderCursors);
   }
   if (where === 'path.deliveryId') return oneOf(() => world.deliveryIds);
   if (op.route.startsWith('/webhooks') && where === 'body.url') {

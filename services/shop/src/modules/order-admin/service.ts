@@ -2,6 +2,7 @@ import type {
   AdminOrder,
   AdminOrderDetail,
   AdminOrderListQuery,
+  AdminOrderSort,
   OrderStatus,
   OrderTimelineEntry,
 } from '@dogshop/contracts/shop';
@@ -35,15 +36,29 @@ export const filterOf = (query: {
   q: query.q?.trim() || undefined,
 });
 
-const encodePosition = (position: OrderPosition) =>
-  Buffer.from(JSON.stringify([position.value, position.id])).toString('base64url');
+/** A cursor carries its sort: a page of one sort cannot continue another's. */
+const encodePosition = (sort: AdminOrderSort, position: OrderPosition) =>
+  Buffer.from(JSON.stringify([sort, position.value, position.id])).toString('base64url');
 
-function decodePosition(cursor: string): OrderPosition {
+/** What a sort's cursor value must look like (a time, or an amount), checked before any SQL. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
+const AMOUNT = /^\d{1,10}(\.\d{1,2})?$/;
+const POSITION_VALUE: Record<AdminOrderSort, RegExp> = {
+  '-created_at': TIMESTAMP,
+  created_at: TIMESTAMP,
+  '-total_amount': AMOUNT,
+};
+
+function decodePosition(sort: AdminOrderSort, cursor: string): OrderPosition {
   try {
-    const [value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    const [cursorSort, value, id] = JSON.parse(
+      Buffer.from(cursor, 'base64url').toString(),
+    ) as unknown[];
     if (
+      cursorSort === sort &&
       typeof value === 'string' &&
       value.length <= 40 &&
+      POSITION_VALUE[sort].test(value) &&
       Number.isSafeInteger(id) &&
       Number(id) > 0
     ) {
@@ -52,7 +67,7 @@ function decodePosition(cursor: string): OrderPosition {
   } catch {
     // not JSON: refused below
   }
-  throw badRequest('querystring.cursor is not a cursor this list gave');
+  throw badRequest(`querystring.cursor is not a cursor this list gave for sort=${sort}`);
 }
 
 /**
@@ -64,7 +79,7 @@ export async function listAdminOrders(
   query: AdminOrderListQuery,
 ): Promise<{ orders: AdminOrder[]; nextCursor: string | null; total: number }> {
   const filter = filterOf(query);
-  const after = query.cursor === undefined ? undefined : decodePosition(query.cursor);
+  const after = query.cursor === undefined ? undefined : decodePosition(query.sort, query.cursor);
   const [rows, total] = await Promise.all([
     findOrderPage(db, filter, query.sort, query.limit + 1, after),
     countOrders(db, filter),
@@ -75,7 +90,7 @@ export async function listAdminOrders(
     orders: shown.map(toAdminOrder),
     nextCursor:
       rows.length > query.limit && last
-        ? encodePosition({ value: last.position, id: last.id })
+        ? encodePosition(query.sort, { value: last.position, id: last.id })
         : null,
     total,
   };
