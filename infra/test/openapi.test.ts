@@ -52,6 +52,8 @@ const PUBLIC_OPERATIONS = [
   'post /api/auth/login',
   // The one-time token in the body is the credential.
   'post /api/auth/set-password',
+  'post /admin/auth/login',
+  'post /admin/auth/set-password',
 ];
 
 type Media = { example?: unknown; examples?: Record<string, unknown>; schema?: JsonObject };
@@ -291,7 +293,7 @@ describe('openapi/gateway.json', () => {
     const components = generated.gateway.components as JsonObject;
     const schemes = components.securitySchemes as Record<string, JsonObject>;
     expect(Object.keys(schemes).sort()).toEqual(
-      ['ApiKeyAuth', 'HandlerDirectoryBearerAuth', 'ShopBearerAuth'].sort(),
+      ['ApiKeyAuth', 'HandlerDirectoryBearerAuth', 'ShopBearerAuth', 'StaffAuth'].sort(),
     );
     for (const scheme of Object.values(schemes))
       expect(scheme.description).toEqual(expect.any(String));
@@ -300,6 +302,10 @@ describe('openapi/gateway.json', () => {
     expect(securityOf('/products', 'get')).toEqual([{ ApiKeyAuth: [] }]);
     expect(securityOf('/customers/{id}/profile', 'get')).toEqual([{ ShopBearerAuth: [] }]);
     expect(securityOf('/api/users', 'get')).toEqual([{ HandlerDirectoryBearerAuth: [] }]);
+    expect(securityOf('/admin/orders', 'get')).toEqual([
+      { ApiKeyAuth: ['orders:read'] },
+      { StaffAuth: ['admin', 'staff', 'viewer'] },
+    ]);
     expect(securityOf('/api/public/users', 'get')).toEqual([]);
     for (const { operation } of operationsOf(generated.gateway))
       expect(Array.isArray(operation.security)).toBe(true);

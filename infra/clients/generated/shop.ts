@@ -1724,6 +1724,11 @@ export interface components {
         };
         /** ShopEvent */
         ShopEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["ReviewCreatedEvent"] | components["schemas"]["ProductOutOfStockEvent"] | components["schemas"]["ProductBackInStockEvent"];
+        SignedInStaffResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["StaffUser"];
+        };
         /** StaffAccount */
         StaffAccount: {
             id: number;
@@ -1753,18 +1758,6 @@ export interface components {
             email: string;
             password: string;
         };
-        StaffLoginResponse: {
-            /** @enum {boolean} */
-            success: true;
-            /** @description JWT for the staff bearer scheme (StaffAuth) */
-            token: string;
-            user: components["schemas"]["StaffUser"];
-        };
-        StaffMeResponse: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["StaffUser"];
-        };
         StaffPasswordResetResponse: {
             /** @enum {boolean} */
             success: true;
@@ -1779,6 +1772,13 @@ export interface components {
          * @enum {unknown}
          */
         StaffRole: "admin" | "staff" | "viewer";
+        StaffSessionResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description JWT for the staff bearer scheme (StaffAuth) */
+            token: string;
+            user: components["schemas"]["StaffUser"];
+        };
         /** StaffUser */
         StaffUser: {
             id: number;
@@ -2466,7 +2466,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["StaffLoginResponse"];
+                    "application/json": components["schemas"]["StaffSessionResponse"];
                 };
             };
             /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
@@ -2611,7 +2611,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["StaffMeResponse"];
+                    "application/json": components["schemas"]["SignedInStaffResponse"];
                 };
             };
             /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
@@ -2982,20 +2982,43 @@ export interface operations {
     listAdminOrders: {
         parameters: {
             query?: {
-                /** @description One or more statuses (`status=pending&status=confirmed`) */
+                /**
+                 * @description One or more statuses (`status=pending&status=confirmed`)
+                 * @example [
+                 *       "pending",
+                 *       "confirmed"
+                 *     ]
+                 */
                 status?: components["schemas"]["OrderStatus"][];
+                /**
+                 * @description Orders from this time on
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
                 created_from?: string;
-                /** @description Exclusive: orders before this time */
+                /**
+                 * @description Exclusive: orders before this time
+                 * @example 2026-12-01T00:00:00.000Z
+                 */
                 created_to?: string;
-                /** @description An order number, or a part of the customer’s e-mail address, name or phone number (case ignored) */
+                /**
+                 * @description An order number, or a part of the customer’s e-mail address, name or phone number (case ignored)
+                 * @example johannsen
+                 */
                 q?: string;
+                /**
+                 * @description Newest first (default), oldest first, or the largest total first
+                 * @example -created_at
+                 */
                 sort?: "-created_at" | "created_at" | "-total_amount";
                 /**
                  * @description Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
                  * @example 50
                  */
                 limit?: number;
-                /** @description The `next_cursor` of the page before; absent for the first page */
+                /**
+                 * @description The `next_cursor` of the page before; absent for the first page
+                 * @example WyItY3JlYXRlZF9hdCIsIjIwMjYtMTEtMjggMTA6MDA6MDArMDAiLDQyXQ
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -3137,15 +3160,38 @@ export interface operations {
     exportAdminOrders: {
         parameters: {
             query?: {
-                /** @description One or more statuses (`status=pending&status=confirmed`) */
+                /**
+                 * @description One or more statuses (`status=pending&status=confirmed`)
+                 * @example [
+                 *       "pending",
+                 *       "confirmed"
+                 *     ]
+                 */
                 status?: components["schemas"]["OrderStatus"][];
+                /**
+                 * @description Orders from this time on
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
                 created_from?: string;
-                /** @description Exclusive: orders before this time */
+                /**
+                 * @description Exclusive: orders before this time
+                 * @example 2026-12-01T00:00:00.000Z
+                 */
                 created_to?: string;
-                /** @description An order number, or a part of the customer’s e-mail address, name or phone number (case ignored) */
+                /**
+                 * @description An order number, or a part of the customer’s e-mail address, name or phone number (case ignored)
+                 * @example johannsen
+                 */
                 q?: string;
+                /**
+                 * @description The file format: CSV
+                 * @example csv
+                 */
                 format?: "csv";
-                /** @description semicolon for spreadsheet locales that expect it */
+                /**
+                 * @description semicolon for spreadsheet locales that expect it
+                 * @example semicolon
+                 */
                 delimiter?: "comma" | "semicolon";
             };
             header?: never;
@@ -5799,7 +5845,10 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /** @description The `next_cursor` of the page before; absent for the first page */
+                /**
+                 * @description The `next_cursor` of the page before; absent for the first page
+                 * @example WyItY3JlYXRlZF9hdCIsIjIwMjYtMTEtMjggMTA6MDA6MDArMDAiLDQyXQ
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -7085,7 +7134,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The order’s `access_token` from its create answer */
+                /**
+                 * @description The order’s `access_token` from its create answer
+                 * @example b3JkZXItMTAwMS1hY2Nlc3MtdG9rZW4tZXhhbXBsZQ
+                 */
                 "x-order-token"?: string;
             };
             path: {

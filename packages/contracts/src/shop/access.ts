@@ -204,10 +204,10 @@ export const StaffLoginResponseSchema = Type.Object(
     token: Type.String({ description: 'JWT for the staff bearer scheme (StaffAuth)' }),
     user: StaffUserSchema,
   },
-  { $id: 'StaffLoginResponse', additionalProperties: false },
+  { $id: 'StaffSessionResponse', additionalProperties: false },
 );
 export const StaffMeResponseSchema = DataEnvelope(StaffUserSchema, false, {
-  $id: 'StaffMeResponse',
+  $id: 'SignedInStaffResponse',
 });
 
 export const ChangeStaffPasswordBodySchema = Type.Object(

@@ -82,11 +82,22 @@ const orderFilters = {
     Type.Array(OrderStatusSchema, {
       maxItems: 5,
       description: 'One or more statuses (`status=pending&status=confirmed`)',
+      examples: [['pending', 'confirmed']],
     }),
   ),
-  created_from: Type.Optional(DateTime()),
+  created_from: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'Orders from this time on',
+      examples: ['2026-11-01T00:00:00.000Z'],
+    }),
+  ),
   created_to: Type.Optional(
-    Type.String({ format: 'date-time', description: 'Exclusive: orders before this time' }),
+    Type.String({
+      format: 'date-time',
+      description: 'Exclusive: orders before this time',
+      examples: ['2026-12-01T00:00:00.000Z'],
+    }),
   ),
   q: Type.Optional(
     Type.String({
@@ -94,6 +105,7 @@ const orderFilters = {
       maxLength: 200,
       description:
         'An order number, or a part of the customer’s e-mail address, name or phone number (case ignored)',
+      examples: ['johannsen'],
     }),
   ),
 };
@@ -101,7 +113,11 @@ const orderFilters = {
 export const AdminOrderListQuerySchema = Type.Object(
   {
     ...orderFilters,
-    sort: Type.Enum(ADMIN_ORDER_SORTS, { default: '-created_at' }),
+    sort: Type.Enum(ADMIN_ORDER_SORTS, {
+      default: '-created_at',
+      description: 'Newest first (default), oldest first, or the largest total first',
+      examples: ['-created_at'],
+    }),
     ...cursorQuery(50),
   },
   { additionalProperties: false },
@@ -111,10 +127,15 @@ export type AdminOrderListQuery = Static<typeof AdminOrderListQuerySchema>;
 export const AdminOrderExportQuerySchema = Type.Object(
   {
     ...orderFilters,
-    format: Type.Literal('csv', { default: 'csv' }),
+    format: Type.Literal('csv', {
+      default: 'csv',
+      description: 'The file format: CSV',
+      examples: ['csv'],
+    }),
     delimiter: Type.Enum(['comma', 'semicolon'], {
       default: 'comma',
       description: 'semicolon for spreadsheet locales that expect it',
+      examples: ['semicolon'],
     }),
   },
   { additionalProperties: false },

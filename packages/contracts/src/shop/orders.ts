@@ -216,6 +216,7 @@ export const OrderTokenHeadersSchema = Type.Object({
       minLength: 1,
       maxLength: 200,
       description: 'The order’s `access_token` from its create answer',
+      examples: ['b3JkZXItMTAwMS1hY2Nlc3MtdG9rZW4tZXhhbXBsZQ'],
     }),
   ),
   authorization: Type.Optional(
@@ -293,6 +294,7 @@ export const cursorQuery = (defaultLimit: number) => ({
       minLength: 1,
       maxLength: 200,
       description: 'The `next_cursor` of the page before; absent for the first page',
+      examples: ['WyItY3JlYXRlZF9hdCIsIjIwMjYtMTEtMjggMTA6MDA6MDArMDAiLDQyXQ'],
     }),
   ),
 });
