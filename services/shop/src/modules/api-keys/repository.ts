@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import type { ApiKeyKind } from '../../generated/prisma/client.js';
 
 export interface ApiKeyInfo {
@@ -42,7 +42,7 @@ const infoSelect = {
   lastUsedAt: true,
 } as const;
 
-export const insertApiKey = (db: Db, key: NewApiKey): Promise<ApiKeyInfo> =>
+export const insertApiKey = (db: Db | Tx, key: NewApiKey): Promise<ApiKeyInfo> =>
   db.apiKey.create({ data: key, select: infoSelect });
 
 /** Inserts the key unless its hash is already stored (then returns the stored one). */
@@ -57,10 +57,10 @@ export const upsertApiKey = (db: Db, key: NewApiKey): Promise<ApiKeyInfo> =>
 export const findAllApiKeys = (db: Db): Promise<ApiKeyInfo[]> =>
   db.apiKey.findMany({ select: infoSelect, orderBy: { id: 'asc' } });
 
-export const findApiKey = (db: Db, id: number): Promise<ApiKeyInfo | null> =>
+export const findApiKey = (db: Db | Tx, id: number): Promise<ApiKeyInfo | null> =>
   db.apiKey.findUnique({ where: { id }, select: infoSelect });
 
-export async function markRevoked(db: Db, id: number): Promise<void> {
+export async function markRevoked(db: Db | Tx, id: number): Promise<void> {
   await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
 }
 

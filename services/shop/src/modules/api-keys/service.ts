@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKey as ApiKeyView, CreateApiKeyBody } from '@dogshop/contracts/shop';
 import { badRequest, type Invalidation } from '@dogshop/service-kit';
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import type { ApiKeyKind } from '../../generated/prisma/client.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../access/policy.js';
 import type { Actor } from '../audit/actor.js';
@@ -52,7 +52,7 @@ function grantedScopes({ kind, scopes }: KeyGrant): string[] {
 
 /** Creates a key; the plain key is returned once, and only a publishable key is kept as it is. */
 export async function createApiKey(
-  db: Db,
+  db: Db | Tx,
   name: string,
   grant: KeyGrant = ALL_SCOPES,
 ): Promise<{ key: string; info: ApiKeyInfo }> {
@@ -85,15 +85,13 @@ export const registerApiKey = (db: Db, name: string, key: string): Promise<ApiKe
 
 export const listApiKeys = (db: Db): Promise<ApiKeyInfo[]> => findAllApiKeys(db);
 
-export const getApiKey = (db: Db, id: number): Promise<ApiKeyInfo | null> => findApiKey(db, id);
-
 /**
  * Returns false when no such key exists; revoking twice keeps the first revocation time. After
  * the revocation, `changed` tells the running replicas (invalidation.publish(API_KEYS_TOPIC)),
  * also when the key was revoked already, in case that earlier announcement did not get through.
  */
 export async function revokeApiKey(
-  db: Db,
+  db: Db | Tx,
   id: number,
   changed: () => Promise<unknown> = async () => {},
 ): Promise<boolean> {
@@ -184,14 +182,16 @@ export async function createApiKeyAudited(
   actor: Actor,
   body: CreateApiKeyBody,
 ): Promise<{ key: string; info: ApiKeyInfo }> {
-  const created = await createApiKey(db, body.title.trim(), grantOf(body));
-  await insertAuditEntry(db, actor, {
-    action: 'api_key.create',
-    resource: 'api_key',
-    resourceId: created.info.id,
-    after: auditedKey(created.info),
+  return db.$transaction(async (tx) => {
+    const created = await createApiKey(tx, body.title.trim(), grantOf(body));
+    await insertAuditEntry(tx, actor, {
+      action: 'api_key.create',
+      resource: 'api_key',
+      resourceId: created.info.id,
+      after: auditedKey(created.info),
+    });
+    return created;
   });
-  return created;
 }
 
 /** DELETE /admin/api-keys/{id}: revokes (see revokeApiKey) and records it; false when unknown. */
@@ -201,17 +201,22 @@ export async function revokeApiKeyAudited(
   id: number,
   changed: () => Promise<unknown>,
 ): Promise<boolean> {
-  const before = await findApiKey(db, id);
+  const before = await db.$transaction(async (tx) => {
+    const found = await findApiKey(tx, id);
+    if (found && !found.revokedAt) {
+      await markRevoked(tx, id);
+      await insertAuditEntry(tx, actor, {
+        action: 'api_key.revoke',
+        resource: 'api_key',
+        resourceId: id,
+        before: auditedKey(found),
+        after: { ...auditedKey(found), revoked: true },
+      });
+    }
+    return found;
+  });
   if (!before) return false;
-  await revokeApiKey(db, id, changed);
-  if (!before.revokedAt) {
-    await insertAuditEntry(db, actor, {
-      action: 'api_key.revoke',
-      resource: 'api_key',
-      resourceId: id,
-      before: auditedKey(before),
-      after: { ...auditedKey(before), revoked: true },
-    });
-  }
+  // Announced after the commit (also when it was revoked already, as revokeApiKey does).
+  await changed();
   return true;
 }

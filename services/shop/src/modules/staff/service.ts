@@ -188,8 +188,6 @@ async function staffById(db: Db, id: number) {
   return record;
 }
 
-export const getStaff = staffById;
-
 const isEnabledAdmin = (record: Pick<StaffRecord, 'role' | 'disabledAt'>) =>
   record.role === 'admin' && record.disabledAt === null;
 
