@@ -134,6 +134,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Categories, inactive ones too, with their product counts
+         * @description Ordered by sort_order, then name; `parent_id` makes the tree.
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["listAdminCategories"];
+        put?: never;
+        /**
+         * Add a category
+         * @description **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        post: operations["createCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a category
+         * @description Only the fields sent change. A parent that would make the category its own ancestor is 409. A deactivated category leaves the storefront’s category list; its products stay as they are.
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        patch: operations["updateCategory"];
+        trace?: never;
+    };
     "/admin/orders": {
         parameters: {
             query?: never;
@@ -240,6 +288,164 @@ export interface paths {
          *     **Access:** a secret key with the scope `orders:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
          */
         post: operations["changeAdminOrderStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Products, inactive ones too
+         * @description Newest first by default, page by page (`cursor`), with the exact `total` of the filter. `q` finds a product by its number, or by words in its name or description.
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["listAdminProducts"];
+        put?: never;
+        /**
+         * Add a product
+         * @description The opening stock enters the product’s stock movements as `created`. A name already used in the same category is 409.
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        post: operations["createProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/products/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export products as CSV
+         * @description Every product of the filter (the list’s filters), by id, streamed: `text/csv` with a UTF-8
+         *     byte-order mark, RFC 4180 quoting, and text cells starting with `=`, `+`, `-`, `@`, tab or
+         *     carriage return neutralised against formula injection. Columns: id, name, description, price, category_id, category_name, stock, active.
+         *     The import takes this file back.
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["exportAdminProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/products/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import products from the export’s CSV (a dry run unless dry_run=false)
+         * @description The body is the CSV file (`Content-Type: text/csv`, UTF-8, comma or semicolon, the export's
+         *     columns by header name: id, name, description, price, category_id, category_name, stock, active; the export's formula-guard
+         *     apostrophes removed). A row with an `id` updates that product (only the fields that differ);
+         *     a row without one creates a product. `category_name` is there to read: when given it must be
+         *     the name of `category_id`’s category. An empty `stock` keeps the stock; a stock that differs
+         *     enters the movements as `import`. `dry_run=true` (default) writes nothing and reports per row
+         *     what would happen and every problem with its row, column and message; `dry_run=false` applies
+         *     every row in one transaction or, when any row has a problem, none (422 with the same report).
+         *     A file the export wrote, imported unchanged, changes nothing.
+         *     At most 10 MB and 50,000 rows (413 beyond).
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        post: operations["importProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product, active or not
+         * @description **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["getAdminProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a product’s name, description, price, category or active state
+         * @description Only the fields sent change. A product is never deleted: `active: false` takes it out of the storefront and keeps its orders’ history. Stock changes go through the stock operation.
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        patch: operations["updateProduct"];
+        trace?: never;
+    };
+    "/admin/products/{id}/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust a product’s stock
+         * @description `{delta, reason}` adds to the stock (negative: takes away), `{set, reason}` sets a counted
+         *     stock. Safe beside orders placed at the same moment: the change applies to the stock as it is
+         *     when the product’s row is locked, so no sale is lost, and a stock that would fall below 0 is
+         *     409. The movement, with its reason and who made it, is in the answer and the product’s
+         *     movements.
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        post: operations["adjustStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/products/{id}/stock-movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product’s stock movements
+         * @description Newest first, page by page. Every change of the stock is one: the opening stock, creation, orders, cancellations, adjustments and imports; a product’s deltas add up to its stock.
+         *
+         *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["listStockMovements"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1456,6 +1662,40 @@ export interface components {
             data: components["schemas"]["Address"];
             message: string;
         };
+        /**
+         * AdjustStockBody
+         * @description Either `delta` or `set`, with a reason
+         */
+        AdjustStockBody: {
+            /** @description Added to the stock (negative: taken away); not 0, never below a stock of 0 */
+            delta?: number;
+            /** @description The counted stock */
+            set?: number;
+            reason: string;
+        };
+        /** AdminCategory */
+        AdminCategory: {
+            id: number;
+            name: string;
+            description: string;
+            parent_id: number | null;
+            sort_order: number;
+            active: boolean;
+            /** @description Its own products, inactive ones too */
+            product_count: number;
+            /** @description Its own active products */
+            active_product_count: number;
+        };
+        AdminCategoryListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminCategory"][];
+        };
+        AdminCategoryResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminCategory"];
+        };
         /** AdminOrder */
         AdminOrder: {
             id: number;
@@ -1507,6 +1747,39 @@ export interface components {
                 /** @description Every order matching the filters, exact */
                 total: number;
             };
+        };
+        /** AdminProduct */
+        AdminProduct: {
+            id: number;
+            name: string;
+            description: string;
+            price: number;
+            category_id: number;
+            category_name: string;
+            stock: number;
+            /** @description Inactive products are hidden from the storefront */
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AdminProductListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminProduct"][];
+            pagination: {
+                limit: number;
+                /** @description Where the next page starts; null on the last page */
+                next_cursor: string | null;
+                /** @description Every product matching the filters, exact */
+                total: number;
+            };
+        };
+        AdminProductResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminProduct"];
         };
         /** ApiKey */
         ApiKey: {
@@ -1622,6 +1895,15 @@ export interface components {
             /** @description Required for a secret key; a publishable key takes none */
             scopes?: components["schemas"]["ApiKeyScope"][];
         };
+        /** CreateCategoryBody */
+        CreateCategoryBody: {
+            name: string;
+            description?: string;
+            parent_id?: number | null;
+            sort_order?: number;
+            /** @default true */
+            active: boolean;
+        };
         /** CreateHandlerBody */
         CreateHandlerBody: {
             /** @description 1–200 characters after trimming */
@@ -1663,6 +1945,17 @@ export interface components {
             customer_phone?: string;
             /** @description The same product twice is merged into one line */
             items: components["schemas"]["OrderItemInput"][];
+        };
+        /** CreateProductBody */
+        CreateProductBody: {
+            name: string;
+            description?: string;
+            price: number;
+            category_id: number;
+            /** @description The opening stock; 0 when absent */
+            stock?: number;
+            /** @default true */
+            active: boolean;
         };
         /** CreateReviewBody */
         CreateReviewBody: {
@@ -2247,6 +2540,56 @@ export interface components {
             success: true;
             data: components["schemas"]["ProductDetail"];
         };
+        /** ProductImportProblem */
+        ProductImportProblem: {
+            row: number;
+            /** @description The column’s header, as in the export */
+            column: string;
+            message: string;
+        };
+        /** ProductImportRefused */
+        ProductImportRefused: {
+            /** @enum {boolean} */
+            success: false;
+            error: string;
+            /** @enum {number} */
+            status_code: 422;
+            data: components["schemas"]["ProductImportReport"];
+        };
+        /** ProductImportReport */
+        ProductImportReport: {
+            dry_run: boolean;
+            /** @description Whether the rows were written */
+            applied: boolean;
+            summary: {
+                rows: number;
+                create: number;
+                update: number;
+                unchanged: number;
+                invalid: number;
+            };
+            rows: components["schemas"]["ProductImportRow"][];
+            problems: components["schemas"]["ProductImportProblem"][];
+        };
+        ProductImportResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["ProductImportReport"];
+        };
+        /** ProductImportRow */
+        ProductImportRow: {
+            /** @description Row number in the file (1 is the header row) */
+            row: number;
+            /**
+             * @description `create` (no id), `update` (an id whose product differs), `unchanged`, `invalid` (see `problems`)
+             * @enum {unknown}
+             */
+            action: "create" | "update" | "unchanged" | "invalid";
+            /** @description The product updated or unchanged, or (once applied) created */
+            id: number | null;
+            /** @description The fields an update changes */
+            changes: ("name" | "description" | "price" | "category_id" | "stock" | "active")[];
+        };
         ProductListResponse: {
             /** @enum {boolean} */
             success: true;
@@ -2499,6 +2842,41 @@ export interface components {
             success: true;
             data: components["schemas"]["Stats"];
         };
+        StockAdjustedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                product: components["schemas"]["AdminProduct"];
+                movement: components["schemas"]["StockMovement"];
+            };
+        };
+        /** StockMovement */
+        StockMovement: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description `opening` (the stock a product had when movements began), `created`, `order`, `cancellation`, `adjustment` or `import`
+             * @enum {unknown}
+             */
+            kind: "opening" | "created" | "order" | "cancellation" | "adjustment" | "import";
+            /** @description The change */
+            delta: number;
+            /** @description The stock after it */
+            stock: number;
+            /** @description An adjustment’s reason */
+            reason: string | null;
+            /** @description The order of an `order` or `cancellation` movement */
+            order_id: number | null;
+            /** @description Who made it; null for a guest’s order and the opening stock */
+            actor: components["schemas"]["Actor"] | null;
+        };
+        StockMovementListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["StockMovement"][];
+            pagination: components["schemas"]["CursorPage"];
+        };
         /** SubscribeBody */
         SubscribeBody: {
             /** Format: email */
@@ -2555,6 +2933,14 @@ export interface components {
             /** @description At most one default address; setting one clears the others */
             is_default?: boolean;
         };
+        /** UpdateCategoryBody */
+        UpdateCategoryBody: {
+            name?: string;
+            description?: string;
+            parent_id?: number | null;
+            sort_order?: number;
+            active?: boolean;
+        };
         /**
          * UpdateHandlerBody
          * @description The fields to change: at least one besides the read-only ones
@@ -2591,6 +2977,14 @@ export interface components {
         /** UpdateOrderStatusBody */
         UpdateOrderStatusBody: {
             status: components["schemas"]["OrderStatus"];
+        };
+        /** UpdateProductBody */
+        UpdateProductBody: {
+            name?: string;
+            description?: string;
+            price?: number;
+            category_id?: number;
+            active?: boolean;
         };
         /**
          * UpdateProfileBody
@@ -3725,6 +4119,554 @@ export interface operations {
             };
         };
     };
+    listAdminCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every category */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Leads & collars",
+                     *           "description": "Tracking leads, collars, harnesses",
+                     *           "parent_id": 2,
+                     *           "sort_order": 1,
+                     *           "active": true,
+                     *           "product_count": 14,
+                     *           "active_product_count": 12
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminCategoryListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    createCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Leads & collars",
+                 *       "parent_id": 2,
+                 *       "sort_order": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCategoryBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "name": "Leads & collars",
+                     *         "description": "Tracking leads, collars, harnesses",
+                     *         "parent_id": 2,
+                     *         "sort_order": 1,
+                     *         "active": true,
+                     *         "product_count": 14,
+                     *         "active_product_count": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminCategoryResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.parent_id 99 is not a category",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "a category named \"Leads & collars\" exists already",
+                     *       "status_code": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    updateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "parent_id": 2,
+                 *       "sort_order": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCategoryBody"];
+            };
+        };
+        responses: {
+            /** @description The category as changed */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 3,
+                     *         "name": "Leads & collars",
+                     *         "description": "Tracking leads, collars, harnesses",
+                     *         "parent_id": 2,
+                     *         "sort_order": 1,
+                     *         "active": true,
+                     *         "product_count": 14,
+                     *         "active_product_count": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminCategoryResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.parent_id 99 is not a category",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No category with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Category 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "category 2 cannot have parent 3: 3 is inside 2",
+                     *       "status_code": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
     listAdminOrders: {
         parameters: {
             query?: {
@@ -4684,6 +5626,1593 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Unsupported Media Type",
                      *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listAdminProducts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A product number, or words that must all occur in the name or description (case ignored)
+                 * @example tracking lead
+                 */
+                q?: string;
+                /**
+                 * @description The category, with its descendants. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 3
+                 */
+                category_id?: number;
+                /**
+                 * @description Only active (true) or only inactive (false) products; both when absent
+                 * @example true
+                 */
+                active?: boolean;
+                /**
+                 * @description Only products with less stock than this (1: out of stock). Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 5
+                 */
+                stock_below?: number;
+                /**
+                 * @description Newest first (default), by name, the lowest stock first, the lowest or the highest price first; ties by id
+                 * @example stock
+                 */
+                sort?: "-created_at" | "name" | "stock" | "price" | "-price";
+                /**
+                 * @description Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description The `next_cursor` of the page before; absent for the first page
+                 * @example WyItY3JlYXRlZF9hdCIsIjIwMjYtMTEtMjggMTA6MDA6MDArMDAiLDQyXQ
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Tracking lead 10 m",
+                     *           "description": "Biothane blood-tracking lead, orange",
+                     *           "price": 39.9,
+                     *           "category_id": 3,
+                     *           "category_name": "Leads & collars",
+                     *           "stock": 40,
+                     *           "active": true,
+                     *           "created_at": "2026-02-01T08:00:00.000Z",
+                     *           "updated_at": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "next_cursor": null,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminProductListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "querystring.cursor is not a cursor this list gave for sort=name",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    createProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Tracking lead 10 m",
+                 *       "description": "Biothane blood-tracking lead, orange",
+                 *       "price": 39.9,
+                 *       "category_id": 3,
+                 *       "stock": 40
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateProductBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Tracking lead 10 m",
+                     *         "description": "Biothane blood-tracking lead, orange",
+                     *         "price": 39.9,
+                     *         "category_id": 3,
+                     *         "category_name": "Leads & collars",
+                     *         "stock": 40,
+                     *         "active": true,
+                     *         "created_at": "2026-02-01T08:00:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminProductResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.category_id 99 is not a category",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "category 3 already has a product named \"Tracking lead 10 m\"",
+                     *       "status_code": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    exportAdminProducts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A product number, or words that must all occur in the name or description (case ignored)
+                 * @example tracking lead
+                 */
+                q?: string;
+                /**
+                 * @description The category, with its descendants. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 3
+                 */
+                category_id?: number;
+                /**
+                 * @description Only active (true) or only inactive (false) products; both when absent
+                 * @example true
+                 */
+                active?: boolean;
+                /**
+                 * @description Only products with less stock than this (1: out of stock). Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 5
+                 */
+                stock_below?: number;
+                /**
+                 * @description The file format: CSV
+                 * @example csv
+                 */
+                format?: "csv";
+                /**
+                 * @description semicolon for spreadsheet locales that expect it
+                 * @example semicolon
+                 */
+                delimiter?: "comma" | "semicolon";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, a download */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description `attachment; filename="products-YYYY-MM-DD.csv"` */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    importProducts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description true (default): only report what would happen; false: apply every row, or none when any row has a problem
+                 * @example false
+                 */
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example id,name,description,price,category_id,category_name,stock,active
+                 *     ,Tracking lead 15 m,,44.90,3,,10,true
+                 */
+                "text/csv": unknown;
+            };
+        };
+        responses: {
+            /** @description What the import does (dry run) or did (applied) */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "dry_run": true,
+                     *         "applied": false,
+                     *         "summary": {
+                     *           "rows": 3,
+                     *           "create": 1,
+                     *           "update": 1,
+                     *           "unchanged": 0,
+                     *           "invalid": 1
+                     *         },
+                     *         "rows": [
+                     *           {
+                     *             "row": 2,
+                     *             "action": "update",
+                     *             "id": 12,
+                     *             "changes": [
+                     *               "price",
+                     *               "stock"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "row": 3,
+                     *             "action": "create",
+                     *             "id": null,
+                     *             "changes": []
+                     *           },
+                     *           {
+                     *             "row": 4,
+                     *             "action": "invalid",
+                     *             "id": 14,
+                     *             "changes": []
+                     *           }
+                     *         ],
+                     *         "problems": [
+                     *           {
+                     *             "row": 4,
+                     *             "column": "price",
+                     *             "message": "not an amount with at most two decimals"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductImportResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the file has no column \"price\"",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the file is larger than 10 MB or has more than 50,000 rows",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type: send the CSV file as text/csv",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description `dry_run=false` and some rows have problems: nothing was written */
+            422: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "import not applied: 1 row has problems",
+                     *       "status_code": 422,
+                     *       "data": {
+                     *         "dry_run": false,
+                     *         "applied": false,
+                     *         "summary": {
+                     *           "rows": 3,
+                     *           "create": 1,
+                     *           "update": 1,
+                     *           "unchanged": 0,
+                     *           "invalid": 1
+                     *         },
+                     *         "rows": [
+                     *           {
+                     *             "row": 2,
+                     *             "action": "update",
+                     *             "id": 12,
+                     *             "changes": [
+                     *               "price",
+                     *               "stock"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "row": 3,
+                     *             "action": "create",
+                     *             "id": null,
+                     *             "changes": []
+                     *           },
+                     *           {
+                     *             "row": 4,
+                     *             "action": "invalid",
+                     *             "id": 14,
+                     *             "changes": []
+                     *           }
+                     *         ],
+                     *         "problems": [
+                     *           {
+                     *             "row": 4,
+                     *             "column": "price",
+                     *             "message": "not an amount with at most two decimals"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductImportRefused"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    getAdminProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Tracking lead 10 m",
+                     *         "description": "Biothane blood-tracking lead, orange",
+                     *         "price": 39.9,
+                     *         "category_id": 3,
+                     *         "category_name": "Leads & collars",
+                     *         "stock": 40,
+                     *         "active": true,
+                     *         "created_at": "2026-02-01T08:00:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminProductResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No product with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Product 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "price": 42.5,
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateProductBody"];
+            };
+        };
+        responses: {
+            /** @description The product as changed */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 12,
+                     *         "name": "Tracking lead 10 m",
+                     *         "description": "Biothane blood-tracking lead, orange",
+                     *         "price": 42.5,
+                     *         "category_id": 3,
+                     *         "category_name": "Leads & collars",
+                     *         "stock": 40,
+                     *         "active": true,
+                     *         "created_at": "2026-02-01T08:00:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminProductResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.category_id 99 is not a category",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No product with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Product 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "category 3 already has a product named \"Tracking lead 10 m\"",
+                     *       "status_code": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    adjustStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "delta": -2,
+                 *       "reason": "Stocktake: two damaged"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdjustStockBody"];
+            };
+        };
+        responses: {
+            /** @description The product as changed and its movement */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "product": {
+                     *           "id": 12,
+                     *           "name": "Tracking lead 10 m",
+                     *           "description": "Biothane blood-tracking lead, orange",
+                     *           "price": 39.9,
+                     *           "category_id": 3,
+                     *           "category_name": "Leads & collars",
+                     *           "stock": 38,
+                     *           "active": true,
+                     *           "created_at": "2026-02-01T08:00:00.000Z",
+                     *           "updated_at": "2026-03-02T09:30:00.000Z"
+                     *         },
+                     *         "movement": {
+                     *           "id": 812,
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "kind": "adjustment",
+                     *           "delta": -2,
+                     *           "stock": 38,
+                     *           "reason": "Stocktake: two damaged",
+                     *           "order_id": null,
+                     *           "actor": {
+                     *             "type": "staff",
+                     *             "id": 3,
+                     *             "name": "Mia Berger"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StockAdjustedResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No product with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Product 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "product 12 has 1 in stock: cannot take away 2",
+                     *       "status_code": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listStockMovements: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description The `next_cursor` of the page before; absent for the first page
+                 * @example WyItY3JlYXRlZF9hdCIsIjIwMjYtMTEtMjggMTA6MDA6MDArMDAiLDQyXQ
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of movements */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 812,
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "kind": "adjustment",
+                     *           "delta": -2,
+                     *           "stock": 38,
+                     *           "reason": "Stocktake: two damaged",
+                     *           "order_id": null,
+                     *           "actor": {
+                     *             "type": "staff",
+                     *             "id": 3,
+                     *             "name": "Mia Berger"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StockMovementListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No product with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Product 999 not found",
+                     *       "status_code": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ShopError"];

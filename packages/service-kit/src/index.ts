@@ -59,6 +59,12 @@ export {
   type StoredOneTimeToken,
 } from './one-time-token.js';
 export { CSV_CHUNK_CHARS, csvStream, neutraliseFormula, type CsvDelimiter } from './csv-export.js';
+export {
+  csvDelimiter,
+  readCsvRecords,
+  withoutFormulaGuard,
+  type CsvReadMessages,
+} from './csv-import.js';
 export { runServer } from './run-server.js';
 export { securityDefaults, type SecurityOptions } from './security.js';
 export { serverOptions } from './server-options.js';

@@ -15,3 +15,12 @@ export function toMoneyNumber(amount: Decimal | number | string): number {
 export function sameCents(catalogue: Decimal, sent: number): boolean {
   return Number.isFinite(sent) && new Decimal(sent).equals(catalogue);
 }
+
+/**
+ * A client-sent amount as the exact text of a `numeric(…, 2)` ("19.9" → "19.90"), or null when
+ * it has more than two decimals. Judged on the number's shortest decimal form (JSON 19.90 is
+ * 19.9), not on `multipleOf: 0.01`, which binary floats get wrong for valid prices.
+ */
+export function centsText(amount: number): string | null {
+  return /^\d+(\.\d{1,2})?$/.test(String(amount)) ? amount.toFixed(2) : null;
+}

@@ -5,7 +5,9 @@ import { API_KEYS_TOPIC } from '../modules/api-keys/service.js';
 import { addressRoutes } from './addresses/index.js';
 import { apiKeyRoutes } from './admin/api-keys.js';
 import { staffAuthRoutes } from './admin/auth.js';
+import { adminCategoryRoutes } from './admin/categories.js';
 import { adminOrderRoutes } from './admin/orders.js';
+import { adminProductRoutes } from './admin/products.js';
 import { staffRoutes } from './admin/staff.js';
 import { categoryRoutes } from './categories/index.js';
 import { customerRoutes } from './customers/index.js';
@@ -36,10 +38,12 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   await app.register(statsRoutes);
   await app.register(eventRoutes);
   await app.register(webhookRoutes, { webhooks: config.webhooks });
-  // The back office (`/admin/…`): staff sign-in, staff accounts, orders, API keys.
+  // The back office (`/admin/…`): staff sign-in, staff accounts, orders, catalogue, API keys.
   await app.register(staffAuthRoutes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
   await app.register(staffRoutes);
   await app.register(adminOrderRoutes);
+  await app.register(adminProductRoutes);
+  await app.register(adminCategoryRoutes);
   await app.register(apiKeyRoutes, {
     announceRevocation: () => shared.invalidation.publish(API_KEYS_TOPIC),
   });

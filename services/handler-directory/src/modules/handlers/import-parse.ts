@@ -6,9 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { IMPORT_MAX_ROWS } from '@dogshop/contracts/handler-directory';
-import { HttpError, badRequest } from '@dogshop/service-kit';
+import { HttpError, badRequest, readCsvRecords } from '@dogshop/service-kit';
 import ExcelJS from 'exceljs';
-import { parse } from 'fast-csv';
 import { IMPORT_MESSAGES } from '../../messages.js';
 
 export type ImportFormat = 'csv' | 'xlsx';
@@ -67,58 +66,14 @@ export function readImportFile(bytes: Buffer, format: ImportFormat): Promise<Imp
 // ---------------------------------------------------------------------------------------------
 // CSV
 
-/** Text handed to the parser at a time: fast-csv splits a whole piece into rows at once. */
-const CSV_PIECE = 256 * 1024;
-
-/** `;` when the header line has more semicolons than commas (the export's two delimiters). */
-export function csvDelimiter(text: string): ',' | ';' {
-  const end = text.indexOf('\n');
-  const first = end === -1 ? text : text.slice(0, end);
-  const count = (c: string) => first.split(c).length - 1;
-  return count(';') > count(',') ? ';' : ',';
-}
-
-function decodeUtf8(bytes: Buffer): string {
-  try {
-    // Strict: a file in another encoding is refused rather than read as garbled text.
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw badRequest(IMPORT_MESSAGES.notUtf8);
-  }
-}
-
-/** RFC 4180 records (quotes, doubled quotes and line breaks in quoted cells) by fast-csv. */
+/** RFC 4180 records (quotes, doubled quotes and line breaks in quoted cells), by service-kit. */
 async function readCsv(bytes: Buffer): Promise<ImportTable> {
-  // TextDecoder drops a leading byte-order mark.
-  const text = decodeUtf8(bytes);
-  const pieces = function* () {
-    for (let at = 0; at < text.length; at += CSV_PIECE) yield text.slice(at, at + CSV_PIECE);
-  };
   const builder = new TableBuilder();
-  const parser = parse<string[], string[]>({
-    headers: false,
-    delimiter: csvDelimiter(text),
-    ignoreEmpty: false,
-  });
-  let record = 0;
-  await new Promise<void>((resolve, reject) => {
-    const fail = (error: unknown) => {
-      parser.destroy();
-      reject(error instanceof HttpError ? error : badRequest(IMPORT_MESSAGES.unreadableCsv));
-    };
-    parser
-      .on('data', (cells: string[]) => {
-        record += 1;
-        try {
-          builder.add(record, cells);
-        } catch (error) {
-          fail(error);
-        }
-      })
-      .on('error', fail)
-      .on('end', resolve);
-    Readable.from(pieces()).on('error', fail).pipe(parser);
-  });
+  await readCsvRecords(
+    bytes,
+    { notUtf8: IMPORT_MESSAGES.notUtf8, unreadable: IMPORT_MESSAGES.unreadableCsv },
+    (record, cells) => builder.add(record, cells),
+  );
   return builder.table('csv');
 }
 

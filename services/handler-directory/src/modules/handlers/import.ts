@@ -12,7 +12,7 @@ import {
   type ImportReport,
   type UpdateHandlerBody,
 } from '@dogshop/contracts/handler-directory';
-import { badRequest, HttpError } from '@dogshop/service-kit';
+import { badRequest, HttpError, withoutFormulaGuard } from '@dogshop/service-kit';
 import { mongo } from 'mongoose';
 import { Compile } from 'typebox/compile';
 import {
@@ -127,10 +127,6 @@ function columnIndexes(header: readonly string[]): Map<ExportHeader, number> {
 type Read = { value: unknown } | { problem: string };
 const NONE: Read = { value: null };
 
-const FORMULA_GUARDED = /^'[=+\-@\t\r]/;
-/** The export's formula guard: the one apostrophe it put before such a text cell. */
-export const withoutGuard = (text: string) => (FORMULA_GUARDED.test(text) ? text.slice(1) : text);
-
 const PLAIN_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 function unreadable(cell: Cell): Read | undefined {
@@ -150,7 +146,7 @@ function readCell(cell: Cell, kind: CellKind, header: string, format: ImportForm
       if (typeof cell !== 'string' && typeof cell !== 'number')
         return { problem: IMPORT_PROBLEMS.notText };
       let text = typeof cell === 'number' ? String(cell) : cell;
-      if (format === 'csv') text = withoutGuard(text);
+      if (format === 'csv') text = withoutFormulaGuard(text);
       if (trim) text = text.trim();
       if (text.includes('\u0000')) return { problem: IMPORT_PROBLEMS.nul };
       return text === '' ? NONE : { value: text };

@@ -37,16 +37,25 @@ export async function setCategoryParent(
   await tx.category.update({ where: { name }, data: { parentId } });
 }
 
-/** Inserts or updates the product of this name within its category. */
+/**
+ * Inserts or updates the product of this name within its category (its row locked first);
+ * returns its id and its stock before (null: new) and after, for the stock movements.
+ */
 export async function upsertProduct(
   tx: Tx,
   categoryId: number,
   name: string,
   fields: { description: string; price: string; stock: number; active: boolean },
-): Promise<void> {
-  await tx.product.upsert({
-    where: { categoryId_name: { categoryId, name } },
-    create: { name, categoryId, ...fields },
-    update: fields,
+): Promise<{ id: number; stockBefore: number | null }> {
+  const [existing] = await tx.$queryRaw<Array<{ id: number; stock: number }>>`
+    SELECT id, stock FROM products WHERE category_id = ${categoryId} AND name = ${name} FOR UPDATE`;
+  if (existing) {
+    await tx.product.update({ where: { id: existing.id }, data: fields, select: { id: true } });
+    return { id: existing.id, stockBefore: existing.stock };
+  }
+  const row = await tx.product.create({
+    data: { name, categoryId, ...fields },
+    select: { id: true },
   });
+  return { id: row.id, stockBefore: null };
 }

@@ -1,6 +1,7 @@
 // The catalogue import (`pnpm cli catalogue:import`, the first start's demo data, the benchmark's
 // data set): parse and check the whole file first, then write it in one transaction.
 import type { Db } from '../../db/client.js';
+import { insertMovement } from '../stock/repository.js';
 import type { Catalogue } from './parse.js';
 import {
   categoryIdByName,
@@ -52,12 +53,28 @@ export async function importCatalogue(
         await setCategoryParent(tx, c.name, c.parent ? await idOf(c.parent) : null);
       }
       for (const p of catalogue.products) {
-        await upsertProduct(tx, await idOf(p.category), p.name, {
+        const { id, stockBefore } = await upsertProduct(tx, await idOf(p.category), p.name, {
           description: p.description ?? '',
           price: p.price.toFixed(2),
           stock: p.stock,
           active: p.active ?? true,
         });
+        // The stock movements add up to the stock: a new product's opening stock, a changed one's difference.
+        if (stockBefore === null) {
+          await insertMovement(tx, {
+            productId: id,
+            kind: 'created',
+            delta: p.stock,
+            stock: p.stock,
+          });
+        } else if (stockBefore !== p.stock) {
+          await insertMovement(tx, {
+            productId: id,
+            kind: 'import',
+            delta: p.stock - stockBefore,
+            stock: p.stock,
+          });
+        }
       }
       return { categories: catalogue.categories.length, products: catalogue.products.length };
     },

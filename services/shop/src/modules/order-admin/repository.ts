@@ -1,5 +1,6 @@
 import type { AdminOrderSort, OrderStatus } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
+import type { KeysetPosition } from '../../domain/keyset.js';
 import { likeLiteral } from '../../domain/text.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { actorColumns, type Actor } from '../audit/actor.js';
@@ -24,12 +25,6 @@ export interface AdminOrderRow {
   created_at: Date;
   updated_at: Date;
   items: number;
-}
-
-/** Where a page starts: the last row's sort value and id. */
-export interface OrderPosition {
-  value: string;
-  id: number;
 }
 
 const MAX_ID = 2_147_483_647;
@@ -58,7 +53,7 @@ function whereSql(filter: OrderFilter): Prisma.Sql {
 /** Each sort: its ORDER BY, the value a cursor keeps, and "after that position". */
 const SORTS: Record<
   AdminOrderSort,
-  { order: Prisma.Sql; value: Prisma.Sql; after: (p: OrderPosition) => Prisma.Sql }
+  { order: Prisma.Sql; value: Prisma.Sql; after: (p: KeysetPosition) => Prisma.Sql }
 > = {
   '-created_at': {
     order: Prisma.sql`o.created_at DESC, o.id DESC`,
@@ -87,7 +82,7 @@ export function findOrderPage(
   filter: OrderFilter,
   sort: AdminOrderSort,
   take: number,
-  after?: OrderPosition,
+  after?: KeysetPosition,
 ): Promise<Array<AdminOrderRow & { position: string }>> {
   const where = whereSql(filter);
   const { order, value, after: afterSql } = SORTS[sort];
@@ -116,7 +111,7 @@ export async function* orderBatches(
   filter: OrderFilter,
   batch = 1_000,
 ): AsyncGenerator<AdminOrderRow[]> {
-  let after: OrderPosition | undefined;
+  let after: KeysetPosition | undefined;
   for (;;) {
     const rows = await findOrderPage(db, filter, '-created_at', batch, after);
     if (rows.length > 0) yield rows;

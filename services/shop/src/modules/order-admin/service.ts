@@ -6,8 +6,9 @@ import type {
   OrderStatus,
   OrderTimelineEntry,
 } from '@dogshop/contracts/shop';
-import { badRequest, notFound } from '@dogshop/service-kit';
+import { notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
+import { decodeKeyset, encodeKeyset, KEYSET_VALUE } from '../../domain/keyset.js';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditEntry } from '../audit/repository.js';
 import { setOrderStatus } from '../orders/service.js';
@@ -20,7 +21,6 @@ import {
   insertOrderNote,
   orderExists,
   type OrderFilter,
-  type OrderPosition,
 } from './repository.js';
 
 /** The list's and the export's query parameters as a filter. */
@@ -36,39 +36,12 @@ export const filterOf = (query: {
   q: query.q?.trim() || undefined,
 });
 
-/** A cursor carries its sort: a page of one sort cannot continue another's. */
-const encodePosition = (sort: AdminOrderSort, position: OrderPosition) =>
-  Buffer.from(JSON.stringify([sort, position.value, position.id])).toString('base64url');
-
-/** What a sort's cursor value must look like (a time, or an amount), checked before any SQL. */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
-const AMOUNT = /^\d{1,10}(\.\d{1,2})?$/;
+/** What each sort's cursor value looks like (a time, or an amount). */
 const POSITION_VALUE: Record<AdminOrderSort, RegExp> = {
-  '-created_at': TIMESTAMP,
-  created_at: TIMESTAMP,
-  '-total_amount': AMOUNT,
+  '-created_at': KEYSET_VALUE.timestamp,
+  created_at: KEYSET_VALUE.timestamp,
+  '-total_amount': KEYSET_VALUE.amount,
 };
-
-function decodePosition(sort: AdminOrderSort, cursor: string): OrderPosition {
-  try {
-    const [cursorSort, value, id] = JSON.parse(
-      Buffer.from(cursor, 'base64url').toString(),
-    ) as unknown[];
-    if (
-      cursorSort === sort &&
-      typeof value === 'string' &&
-      value.length <= 40 &&
-      POSITION_VALUE[sort].test(value) &&
-      Number.isSafeInteger(id) &&
-      Number(id) > 0
-    ) {
-      return { value, id: Number(id) };
-    }
-  } catch {
-    // not JSON: refused below
-  }
-  throw badRequest(`querystring.cursor is not a cursor this list gave for sort=${sort}`);
-}
 
 /**
  * A page of orders in the query's sort, the next page's cursor, and the filter's exact total
@@ -79,7 +52,10 @@ export async function listAdminOrders(
   query: AdminOrderListQuery,
 ): Promise<{ orders: AdminOrder[]; nextCursor: string | null; total: number }> {
   const filter = filterOf(query);
-  const after = query.cursor === undefined ? undefined : decodePosition(query.sort, query.cursor);
+  const after =
+    query.cursor === undefined
+      ? undefined
+      : decodeKeyset(query.sort, query.cursor, POSITION_VALUE[query.sort]);
   const [rows, total] = await Promise.all([
     findOrderPage(db, filter, query.sort, query.limit + 1, after),
     countOrders(db, filter),
@@ -90,7 +66,7 @@ export async function listAdminOrders(
     orders: shown.map(toAdminOrder),
     nextCursor:
       rows.length > query.limit && last
-        ? encodePosition(query.sort, { value: last.position, id: last.id })
+        ? encodeKeyset(query.sort, { value: last.position, id: last.id })
         : null,
     total,
   };
