@@ -53,7 +53,13 @@ export const ProductStockChangeSchema = Type.Object(
 export type ProductStockChange = Static<typeof ProductStockChangeSchema>;
 
 /** The product fields a `product.updated` event names as changed. */
-export const PRODUCT_CHANGE_FIELDS = ['price', 'name', 'description', 'category', 'active'] as const;
+export const PRODUCT_CHANGE_FIELDS = [
+  'price',
+  'name',
+  'description',
+  'category',
+  'active',
+] as const;
 export type ProductChangeField = (typeof PRODUCT_CHANGE_FIELDS)[number];
 
 export const ProductCreatedSchema = Type.Object(

@@ -469,7 +469,7 @@ const DELIVERED: {
     operationId: 'productUpdatedWebhook',
     summary: 'A product was changed',
     description:
-      'A product\'s price, name, description, category or active flag changed; `data` is the product as changed (as `GET /products/{id}` shows it, without reviews), `changes` the fields that changed, and who changed them.',
+      "A product's price, name, description, category or active flag changed; `data` is the product as changed (as `GET /products/{id}` shows it, without reviews), `changes` the fields that changed, and who changed them.",
     data: ProductUpdatedSchema,
     example: {
       ...productExample,

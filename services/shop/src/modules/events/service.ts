@@ -39,7 +39,11 @@ export const eventsCommitted = (db: Db): void => listeners.get(db)?.();
 export async function writeEvents<T>(
   db: Db,
   write: (tx: EventTx) => Promise<T>,
-  options?: { maxWait?: number; timeout?: number; isolationLevel?: Prisma.TransactionIsolationLevel },
+  options?: {
+    maxWait?: number;
+    timeout?: number;
+    isolationLevel?: Prisma.TransactionIsolationLevel;
+  },
 ): Promise<T> {
   let used: EventTx | undefined;
   const result = await db.$transaction(async (tx) => {

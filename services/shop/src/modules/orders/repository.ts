@@ -3,11 +3,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { Decimal, toMoneyNumber } from '../../domain/money.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { actorColumns, type Actor } from '../audit/actor.js';
-import {
-  orderCreatedEvent,
-  productOutOfStockEvent,
-  type NewEvent,
-} from '../events/builders.js';
+import { orderCreatedEvent, productOutOfStockEvent, type NewEvent } from '../events/builders.js';
 import { eventsInsertSql } from '../events/repository.js';
 import { lineTotal, orderTotal } from './order-lines.js';
 import {

@@ -315,45 +315,49 @@ export interface StatusChangeBy {
 }
 
 const changeStatus = (db: Db, id: number, to: OrderStatus, by: StatusChangeBy): Promise<string> =>
-  writeEvents(db, async (tx) => {
-    // Each pass that loses the race sees a newer status; the life cycle has at most three
-    // changes, so this ends after a few passes at most.
-    for (;;) {
-      const from = await findOrderStatus(tx, id);
-      if (from === null) throw notFound(`Order ${id} not found`);
-      const judgement = judgeStatusChange(from, to);
-      if (judgement === 'unchanged') return `Order ${id} is already ${to}`;
-      if (judgement === 'refused') {
-        const allowed = allowedNextStatuses(from);
-        throw conflict(
-          `cannot change order ${id} from ${from} to ${to} (${from} allows: ${allowed.length ? allowed.join(', ') : 'no change'})`,
-        );
+  writeEvents(
+    db,
+    async (tx) => {
+      // Each pass that loses the race sees a newer status; the life cycle has at most three
+      // changes, so this ends after a few passes at most.
+      for (;;) {
+        const from = await findOrderStatus(tx, id);
+        if (from === null) throw notFound(`Order ${id} not found`);
+        const judgement = judgeStatusChange(from, to);
+        if (judgement === 'unchanged') return `Order ${id} is already ${to}`;
+        if (judgement === 'refused') {
+          const allowed = allowedNextStatuses(from);
+          throw conflict(
+            `cannot change order ${id} from ${from} to ${to} (${from} allows: ${allowed.length ? allowed.join(', ') : 'no change'})`,
+          );
+        }
+        if (!(await changeStatusIf(tx, id, from, to))) continue;
+        const at = new Date();
+        await recordStatusChange(tx, id, from, to, by);
+        if (by.actor) {
+          await insertAuditEntry(tx, by.actor, {
+            action: 'order.status',
+            resource: 'order',
+            resourceId: id,
+            before: { status: from },
+            after: { status: to, ...(by.note ? { note: by.note } : {}) },
+          });
+        }
+        const restocked = returnsStock(to) ? await restock(tx, id) : [];
+        const order = await findOrderWithItems(tx, id);
+        if (!order) throw new Error(`order ${id} vanished while its status changed`);
+        // Written in this transaction: they exist exactly when the change is committed.
+        await insertEvents(tx, [
+          orderStatusChangedEvent({ from, to, order: orderToDto(order), actor: by.actor }, at),
+          ...restocked
+            .filter((p) => p.stock === p.returned)
+            .map((p) => productBackInStockEvent(p, by.actor, at)),
+        ]);
+        return `Order ${id} status changed from ${from} to ${to}`;
       }
-      if (!(await changeStatusIf(tx, id, from, to))) continue;
-      const at = new Date();
-      await recordStatusChange(tx, id, from, to, by);
-      if (by.actor) {
-        await insertAuditEntry(tx, by.actor, {
-          action: 'order.status',
-          resource: 'order',
-          resourceId: id,
-          before: { status: from },
-          after: { status: to, ...(by.note ? { note: by.note } : {}) },
-        });
-      }
-      const restocked = returnsStock(to) ? await restock(tx, id) : [];
-      const order = await findOrderWithItems(tx, id);
-      if (!order) throw new Error(`order ${id} vanished while its status changed`);
-      // Written in this transaction: they exist exactly when the change is committed.
-      await insertEvents(tx, [
-        orderStatusChangedEvent({ from, to, order: orderToDto(order), actor: by.actor }, at),
-        ...restocked
-          .filter((p) => p.stock === p.returned)
-          .map((p) => productBackInStockEvent(p, by.actor, at)),
-      ]);
-      return `Order ${id} status changed from ${from} to ${to}`;
-    }
-  }, ORDER_TRANSACTION);
+    },
+    ORDER_TRANSACTION,
+  );
 
 /**
  * Ascending product id, the same lock order as placing an order. Returns each product's stock
