@@ -53,7 +53,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function until(condition: () => boolean, ms = 5_000): Promise<void> {
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > end) throw new Error('timed out waiting');
