@@ -1191,7 +1191,7 @@ export interface webhooks {
         put?: never;
         /**
          * A product sold out
-         * @description An order took a product's stock to 0.
+         * @description A change took a product's stock to 0 (an order, or a stock movement); `actor` names who made it, when known.
          */
         post: operations["productOutOfStockWebhook"];
         delete?: never;
@@ -1211,9 +1211,49 @@ export interface webhooks {
         put?: never;
         /**
          * A product is in stock again
-         * @description A cancelled order gave a sold-out product stock again.
+         * @description A change gave a sold-out product stock again (a cancelled order, or a stock movement); `actor` names who made it, when known.
          */
         post: operations["productBackInStockWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was added
+         * @description A product was added to the catalogue; `data` is the product as `GET /products/{id}` shows it (without reviews), and who added it.
+         */
+        post: operations["productCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was changed
+         * @description A product's price, name, description, category or active flag changed; `data` is the product as changed (as `GET /products/{id}` shows it, without reviews), `changes` the fields that changed, and who changed them.
+         */
+        post: operations["productUpdatedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1536,7 +1576,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to send, or `["*"]` for all */
-            events: ("order.created" | "order.status_changed" | "review.created" | "product.out_of_stock" | "product.back_in_stock" | "*")[];
+            events: ("order.created" | "order.status_changed" | "review.created" | "product.out_of_stock" | "product.back_in_stock" | "product.created" | "product.updated" | "*")[];
             description?: string;
         };
         CreatedApiKeyResponse: {
@@ -1856,6 +1896,61 @@ export interface components {
                 name: string;
                 /** @description The stock after the change */
                 stock: number;
+                /** Actor */
+                actor?: {
+                    type: "staff" | "api_key" | "customer";
+                    id: number | null;
+                    /** @description The staff member’s name or the key’s title, as it was then */
+                    name: string;
+                };
+            };
+        };
+        /** ProductCreated */
+        ProductCreated: {
+            id: number;
+            name: string;
+            description: string;
+            price: number;
+            category_id: number;
+            category_name: string;
+            stock: number;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            actor?: components["schemas"]["Actor"];
+        };
+        /** ProductCreatedEvent */
+        ProductCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Stable across retries; the `webhook-id` of its deliveries
+             */
+            id: string;
+            /** @description Increases in commit order: the feed lists events by it */
+            sequence: number;
+            /** Format: date-time */
+            timestamp: string;
+            /** @enum {string} */
+            type: "product.created";
+            /** ProductCreated */
+            data: {
+                id: number;
+                name: string;
+                description: string;
+                price: number;
+                category_id: number;
+                category_name: string;
+                stock: number;
+                active: boolean;
+                /** Format: date-time */
+                created_at: string;
+                /** Actor */
+                actor?: {
+                    type: "staff" | "api_key" | "customer";
+                    id: number | null;
+                    /** @description The staff member’s name or the key’s title, as it was then */
+                    name: string;
+                };
             };
         };
         /** ProductDetail */
@@ -1953,6 +2048,13 @@ export interface components {
                 name: string;
                 /** @description The stock after the change */
                 stock: number;
+                /** Actor */
+                actor?: {
+                    type: "staff" | "api_key" | "customer";
+                    id: number | null;
+                    /** @description The staff member’s name or the key’s title, as it was then */
+                    name: string;
+                };
             };
         };
         /** ProductStockChange */
@@ -1961,6 +2063,59 @@ export interface components {
             name: string;
             /** @description The stock after the change */
             stock: number;
+            actor?: components["schemas"]["Actor"];
+        };
+        /** ProductUpdated */
+        ProductUpdated: {
+            id: number;
+            name: string;
+            description: string;
+            price: number;
+            category_id: number;
+            category_name: string;
+            stock: number;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The fields the change changed */
+            changes: ("price" | "name" | "description" | "category" | "active")[];
+            actor?: components["schemas"]["Actor"];
+        };
+        /** ProductUpdatedEvent */
+        ProductUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Stable across retries; the `webhook-id` of its deliveries
+             */
+            id: string;
+            /** @description Increases in commit order: the feed lists events by it */
+            sequence: number;
+            /** Format: date-time */
+            timestamp: string;
+            /** @enum {string} */
+            type: "product.updated";
+            /** ProductUpdated */
+            data: {
+                id: number;
+                name: string;
+                description: string;
+                price: number;
+                category_id: number;
+                category_name: string;
+                stock: number;
+                active: boolean;
+                /** Format: date-time */
+                created_at: string;
+                /** @description The fields the change changed */
+                changes: ("price" | "name" | "description" | "category" | "active")[];
+                /** Actor */
+                actor?: {
+                    type: "staff" | "api_key" | "customer";
+                    id: number | null;
+                    /** @description The staff member’s name or the key’s title, as it was then */
+                    name: string;
+                };
+            };
         };
         ProfileResponse: {
             /** @enum {boolean} */
@@ -2066,7 +2221,7 @@ export interface components {
             status_code: number;
         };
         /** ShopEvent */
-        ShopEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["ReviewCreatedEvent"] | components["schemas"]["ProductOutOfStockEvent"] | components["schemas"]["ProductBackInStockEvent"];
+        ShopEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["ReviewCreatedEvent"] | components["schemas"]["ProductOutOfStockEvent"] | components["schemas"]["ProductBackInStockEvent"] | components["schemas"]["ProductCreatedEvent"] | components["schemas"]["ProductUpdatedEvent"];
         SignedInStaffResponse: {
             /** @enum {boolean} */
             success: true;
@@ -2265,7 +2420,7 @@ export interface components {
              */
             url?: string;
             /** @description The event types to send, or `["*"]` for all */
-            events?: ("order.created" | "order.status_changed" | "review.created" | "product.out_of_stock" | "product.back_in_stock" | "*")[];
+            events?: ("order.created" | "order.status_changed" | "review.created" | "product.out_of_stock" | "product.back_in_stock" | "product.created" | "product.updated" | "*")[];
             /** @description true re-enables a disabled subscription */
             enabled?: boolean;
             description?: string;
@@ -12955,7 +13110,12 @@ export interface operations {
                  *       "data": {
                  *         "product_id": 12,
                  *         "name": "Tracking lead 10 m",
-                 *         "stock": 2
+                 *         "stock": 2,
+                 *         "actor": {
+                 *           "type": "staff",
+                 *           "id": 3,
+                 *           "name": "Mia Berger"
+                 *         }
                  *       }
                  *     }
                  */
@@ -12968,6 +13128,163 @@ export interface operations {
                      */
                     timestamp: string;
                     data: components["schemas"]["ProductStockChange"];
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for 5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is pending). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.
+                 * @example 0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.
+                 * @example 1774015331
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body exactly as received) under the subscription's secret (`whsec_…`, base64 after the prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours): by the new and the previous secret; one matching is enough. Any Standard Webhooks library verifies it, and the timestamp, with the secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `product.created` event: `data` is its payload. Verify the signature over these bytes before parsing them. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "product.created",
+                 *       "timestamp": "2026-03-20T14:02:11.000Z",
+                 *       "data": {
+                 *         "id": 12,
+                 *         "name": "Tracking lead 10 m",
+                 *         "description": "Biothane blood-tracking lead, orange",
+                 *         "price": 39.9,
+                 *         "category_id": 3,
+                 *         "category_name": "Leads & collars",
+                 *         "stock": 40,
+                 *         "active": true,
+                 *         "created_at": "2026-02-01T08:00:00.000Z",
+                 *         "actor": {
+                 *           "type": "staff",
+                 *           "id": 3,
+                 *           "name": "Mia Berger"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "product.created";
+                    /**
+                     * Format: date-time
+                     * @description When it happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["ProductCreated"];
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: a 2xx answered within 10 s. The event is not sent to this subscription again (unless a retry is asked for: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: any other status (a 3xx too: redirects are not followed), no answer within 10 s, or no connection. The delivery is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (±15 %), with the same `webhook-id`; a subscription failing for 5 days is disabled (`disabled_reason` says why; `PATCH {enabled: true}` sends what is pending). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every attempt of the event (and the `id` the feed lists), so a receiver that keeps the ids it has handled handles each event once.
+                 * @example 0f8c2f8e-5d3c-4c59-9a53-3b7f0f6f2b1e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970-01-01 UTC. Refuse one far from now (Standard Webhooks libraries allow 5 minutes): a replayed old request.
+                 * @example 1774015331
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` (the body exactly as received) under the subscription's secret (`whsec_…`, base64 after the prefix). Space-separated, two signatures while a rotation's overlap lasts (24 hours): by the new and the previous secret; one matching is enough. Any Standard Webhooks library verifies it, and the timestamp, with the secret.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `product.updated` event: `data` is its payload. Verify the signature over these bytes before parsing them. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "product.updated",
+                 *       "timestamp": "2026-03-20T14:02:11.000Z",
+                 *       "data": {
+                 *         "id": 12,
+                 *         "name": "Tracking lead 10 m",
+                 *         "description": "Biothane blood-tracking lead, orange",
+                 *         "price": 42.5,
+                 *         "category_id": 3,
+                 *         "category_name": "Leads & collars",
+                 *         "stock": 40,
+                 *         "active": true,
+                 *         "created_at": "2026-02-01T08:00:00.000Z",
+                 *         "changes": [
+                 *           "price"
+                 *         ],
+                 *         "actor": {
+                 *           "type": "api_key",
+                 *           "id": 7,
+                 *           "name": "ERP sync"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "product.updated";
+                    /**
+                     * Format: date-time
+                     * @description When it happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["ProductUpdated"];
                 };
             };
         };

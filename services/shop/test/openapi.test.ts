@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES, type EventType } from '@dogshop/contracts/shop';
+import { EVENT_TYPES, type EventType, type ProductDetail } from '@dogshop/contracts/shop';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { productCreatedEvent, productUpdatedEvent } from '../src/modules/events/builders.js';
+import { insertEvents } from '../src/modules/events/repository.js';
+import { writeEvents } from '../src/modules/events/service.js';
 import { createTestApp, testConfig, type TestApp } from './support/app.js';
 import { bearer, registerCustomer } from './support/customers.js';
 import { addProduct, orderBody } from './support/orders.js';
@@ -70,6 +73,8 @@ const SENT_EVENTS: Record<EventType | 'webhook.ping', string> = {
   'review.created': 'Review',
   'product.out_of_stock': 'ProductStockChange',
   'product.back_in_stock': 'ProductStockChange',
+  'product.created': 'ProductCreated',
+  'product.updated': 'ProductUpdated',
   'webhook.ping': 'WebhookPing',
 };
 
@@ -174,6 +179,17 @@ describe('OpenAPI webhooks', () => {
         headers: bearer(customer.token),
       });
       expect(review.statusCode).toBe(201);
+      // The catalogue's events, through their builders (the back office's product routes call them).
+      const { reviews: _reviews, ...shown } = (
+        await s.request({ url: `/products/${product}` })
+      ).json().data as ProductDetail;
+      const staff = { type: 'staff', id: 1, name: 'Mia Berger' } as const;
+      await writeEvents(s.app.db, (tx) =>
+        insertEvents(tx, [
+          productCreatedEvent(shown, staff),
+          productUpdatedEvent({ ...shown, price: 4.5 }, ['price'], null),
+        ]),
+      );
       expect(
         (await s.request({ method: 'POST', url: `/webhooks/${hookId}/ping` })).statusCode,
       ).toBe(202);

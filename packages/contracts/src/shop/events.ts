@@ -3,6 +3,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { DataEnvelope, documented } from '../common.js';
 import { shopErrors } from './errors.js';
 import { OrderDetailSchema, OrderStatusSchema, orderDetailExample } from './orders.js';
+import { ProductSchema } from './products.js';
 import { ReviewSchema } from './reviews.js';
 import { DateTime, Id } from './shared.js';
 import { shopTag } from './tags.js';
@@ -14,6 +15,8 @@ export const EVENT_TYPES = [
   'review.created',
   'product.out_of_stock',
   'product.back_in_stock',
+  'product.created',
+  'product.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -35,23 +38,61 @@ export const OrderStatusChangeSchema = Type.Object(
 );
 export type OrderStatusChange = Static<typeof OrderStatusChangeSchema>;
 
+/** Who made a change, on the events that name them (left out when no one is known). */
+const OptionalActor = () => Type.Optional(ActorSchema);
+
 export const ProductStockChangeSchema = Type.Object(
   {
     product_id: Id(),
     name: Type.String(),
     stock: Type.Integer({ minimum: 0, description: 'The stock after the change' }),
+    actor: OptionalActor(),
   },
   { $id: 'ProductStockChange', title: 'ProductStockChange', additionalProperties: false },
 );
 export type ProductStockChange = Static<typeof ProductStockChangeSchema>;
 
-/** The data of each event type: the order as GET /orders/{id} shows it, the review, the product. */
+/** The product fields a `product.updated` event names as changed. */
+export const PRODUCT_CHANGE_FIELDS = [
+  'price',
+  'name',
+  'description',
+  'category',
+  'active',
+] as const;
+export type ProductChangeField = (typeof PRODUCT_CHANGE_FIELDS)[number];
+
+export const ProductCreatedSchema = Type.Object(
+  { ...ProductSchema.properties, actor: OptionalActor() },
+  { $id: 'ProductCreated', title: 'ProductCreated', additionalProperties: false },
+);
+export type ProductCreated = Static<typeof ProductCreatedSchema>;
+
+export const ProductUpdatedSchema = Type.Object(
+  {
+    ...ProductSchema.properties,
+    changes: Type.Array(
+      Type.Unsafe<ProductChangeField>({ type: 'string', enum: [...PRODUCT_CHANGE_FIELDS] }),
+      { minItems: 1, uniqueItems: true, description: 'The fields the change changed' },
+    ),
+    actor: OptionalActor(),
+  },
+  { $id: 'ProductUpdated', title: 'ProductUpdated', additionalProperties: false },
+);
+export type ProductUpdated = Static<typeof ProductUpdatedSchema>;
+
+/**
+ * The data of each event type: the order as GET /orders/{id} shows it, the review, the product
+ * (as GET /products/{id} shows it, for product.created and product.updated).
+ */
 export interface EventData {
   'order.created': Static<typeof OrderDetailSchema>;
   'order.status_changed': OrderStatusChange;
   'review.created': Static<typeof ReviewSchema>;
   'product.out_of_stock': ProductStockChange;
   'product.back_in_stock': ProductStockChange;
+  'product.created': ProductCreated;
+  'product.updated': ProductUpdated;
 }
 
 const eventFields = {
@@ -88,6 +129,8 @@ export const ShopEventSchema = Type.Union(
     eventOf('review.created', ReviewSchema, 'ReviewCreatedEvent'),
     eventOf('product.out_of_stock', ProductStockChangeSchema, 'ProductOutOfStockEvent'),
     eventOf('product.back_in_stock', ProductStockChangeSchema, 'ProductBackInStockEvent'),
+    eventOf('product.created', ProductCreatedSchema, 'ProductCreatedEvent'),
+    eventOf('product.updated', ProductUpdatedSchema, 'ProductUpdatedEvent'),
   ],
   { $id: 'ShopEvent', title: 'ShopEvent' },
 );

@@ -10,11 +10,14 @@ import { shopErrors } from './errors.js';
 import {
   EVENT_TYPES,
   OrderStatusChangeSchema,
+  ProductCreatedSchema,
   ProductStockChangeSchema,
+  ProductUpdatedSchema,
   type EventData,
   type EventType,
 } from './events.js';
 import { OrderDetailSchema, orderDetailExample } from './orders.js';
+import { productExample } from './products.js';
 import { ReviewSchema, reviewExample } from './reviews.js';
 import { DateTime, Id, IdParamsSchema, pageQuery } from './shared.js';
 import { shopTag } from './tags.js';
@@ -436,16 +439,44 @@ const DELIVERED: {
   'product.out_of_stock': {
     operationId: 'productOutOfStockWebhook',
     summary: 'A product sold out',
-    description: "An order took a product's stock to 0.",
+    description:
+      "A change took a product's stock to 0 (an order, or a stock movement); `actor` names who made it, when known.",
     data: ProductStockChangeSchema,
     example: { product_id: 12, name: 'Tracking lead 10 m', stock: 0 },
   },
   'product.back_in_stock': {
     operationId: 'productBackInStockWebhook',
     summary: 'A product is in stock again',
-    description: 'A cancelled order gave a sold-out product stock again.',
+    description:
+      'A change gave a sold-out product stock again (a cancelled order, or a stock movement); `actor` names who made it, when known.',
     data: ProductStockChangeSchema,
-    example: { product_id: 12, name: 'Tracking lead 10 m', stock: 2 },
+    example: {
+      product_id: 12,
+      name: 'Tracking lead 10 m',
+      stock: 2,
+      actor: { type: 'staff', id: 3, name: 'Mia Berger' },
+    },
+  },
+  'product.created': {
+    operationId: 'productCreatedWebhook',
+    summary: 'A product was added',
+    description:
+      'A product was added to the catalogue; `data` is the product as `GET /products/{id}` shows it (without reviews), and who added it.',
+    data: ProductCreatedSchema,
+    example: { ...productExample, actor: { type: 'staff', id: 3, name: 'Mia Berger' } },
+  },
+  'product.updated': {
+    operationId: 'productUpdatedWebhook',
+    summary: 'A product was changed',
+    description:
+      "A product's price, name, description, category or active flag changed; `data` is the product as changed (as `GET /products/{id}` shows it, without reviews), `changes` the fields that changed, and who changed them.",
+    data: ProductUpdatedSchema,
+    example: {
+      ...productExample,
+      price: 42.5,
+      changes: ['price'],
+      actor: { type: 'api_key', id: 7, name: 'ERP sync' },
+    },
   },
   'webhook.ping': {
     operationId: 'webhookPingWebhook',

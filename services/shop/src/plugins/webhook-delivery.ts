@@ -1,19 +1,13 @@
 import type { ServicePlugin } from '@dogshop/service-kit';
-import type { FastifyInstance, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ShopConfig } from '../config.js';
+import { onEventsCommitted } from '../modules/events/service.js';
 import { DeliveryWorker } from '../modules/webhooks/delivery.js';
 import {
   countDisabledWebhooks,
   oldestUndeliveredAgeSeconds,
 } from '../modules/webhooks/repository.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route's successful answers follow a commit that wrote events (see the hook below). */
-    writesEvents?: boolean;
-  }
-}
 
 /**
  * The webhook delivery worker of this replica: starts when the app is ready, stops before it
@@ -51,21 +45,14 @@ export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
       attempted: (outcome) => attempts.inc({ outcome }),
       disabled: () => disabled.inc(),
     });
-    // A write answered here committed events: this replica's worker numbers and sends them at
-    // once instead of at its next poll. (Not a NOTIFY from the transaction: PostgreSQL holds a
-    // database-wide lock from a notifying transaction's commit until it ends, so orders would
-    // commit one at a time: 11-25 % fewer orders a second at 16 connections, measured.) Events
-    // committed on other replicas, or by other paths, are found by the poll. The hook is added
-    // to the routes that write events only, so no other request (the product list …) runs it.
-    const wake: onResponseHookHandler = (_request, reply, done) => {
-      if (reply.statusCode < 300) worker.eventsCommitted();
-      done();
-    };
-    app.addHook('onRoute', (route) => {
-      if (!route.config?.writesEvents) return;
-      const own = route.onResponse ?? [];
-      route.onResponse = [...(Array.isArray(own) ? own : [own]), wake];
-    });
+    // Events committed here (writeEvents, or the order's statement: events/service.ts): this
+    // replica's worker numbers and sends them at once instead of at its next poll. Declared
+    // where the events are written, so no route says it and no other request runs anything.
+    // (Not a NOTIFY from the transaction: PostgreSQL holds a database-wide lock from a notifying
+    // transaction's commit until it ends, so orders would commit one at a time: 11-25 % fewer
+    // orders a second at 16 connections, measured.) Events committed on other replicas are found
+    // by the poll.
+    onEventsCommitted(app.db, () => worker.eventsCommitted());
     app.addHook('onReady', async () => worker.start());
     app.addHook('preClose', async () => worker.stop());
   },

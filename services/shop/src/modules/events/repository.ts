@@ -1,36 +1,71 @@
-import type { EventData, EventType } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { NewEvent } from './builders.js';
 
-/** An event to write with the change that causes it. */
-export interface NewEvent<T extends EventType = EventType> {
-  type: T;
-  data: EventData[T];
-  occurredAt: Date;
-}
+export type { NewEvent } from './builders.js';
 
-/** A numbered event as stored. */
+/** A numbered event as stored, its envelope made by envelopeSql. */
 export interface EventRow {
   id: string;
   sequence: bigint;
-  type: string;
-  occurredAt: Date;
-  data: unknown;
+  envelope: { type: string; timestamp: string; data: unknown };
 }
 
+declare const eventWriter: unique symbol;
 /**
- * Writes events in the caller's transaction, in the order given (their `position`), unnumbered:
- * they are visible, and numbered, only once that transaction commits.
+ * The client of a transaction that may write events: only `writeEvents` (service.ts) makes one,
+ * so every transaction that writes events announces them once it commits.
  */
-export async function insertEvents(tx: Tx, events: NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
+export type EventTx = Tx & { readonly [eventWriter]: true };
+
+/** The transactions that wrote events (writeEvents announces those once committed). */
+const wroteEvents = new WeakSet<Tx>();
+export const hasWrittenEvents = (tx: Tx): boolean => wroteEvents.has(tx);
+
+/**
+ * Writes events (made by builders.ts) in the caller's transaction, in the order given (their
+ * `position`), unnumbered: they are visible, and numbered, only once that transaction commits.
+ * A null (an update that changed nothing) is skipped.
+ */
+export async function insertEvents(
+  tx: EventTx,
+  events: ReadonlyArray<NewEvent | null>,
+): Promise<void> {
+  const written = events.filter((e): e is NewEvent => e !== null);
+  if (written.length === 0) return;
+  wroteEvents.add(tx);
   await tx.event.createMany({
-    data: events.map((e) => ({
+    data: written.map((e) => ({
       type: e.type,
       occurredAt: e.occurredAt,
       data: e.data,
     })),
   });
 }
+
+/**
+ * insertEvents as a part (a CTE's body) of a statement that writes a change and its events in
+ * one round trip (placing an order): `rows` selects `(rank, type, data)`, events made by
+ * builders.ts with what only the statement knows bound in; they are written by rank. The caller
+ * announces them once the statement committed (eventsCommitted, service.ts).
+ */
+export const eventsInsertSql = (rows: Prisma.Sql, occurredAt: Prisma.Sql) => Prisma.sql`
+      INSERT INTO events (type, occurred_at, data)
+      SELECT e.type, ${occurredAt}, e.data
+        FROM (${rows}) e(rank, type, data)
+       ORDER BY e.rank`;
+
+/**
+ * The envelope of an event, `{type, timestamp, data}`, as webhooks deliver it and the feed lists
+ * it (with its id and sequence): made here only, for events (the sequencer's fan-out, the feed)
+ * and for pings (insertPingDelivery). `timestamp` is ISO 8601 in UTC with milliseconds, as
+ * `Date.toISOString` writes it.
+ */
+export const envelopeSql = (type: Prisma.Sql, occurredAt: Prisma.Sql, data: Prisma.Sql) =>
+  Prisma.sql`jsonb_build_object(
+    'type', ${type},
+    'timestamp', to_char(${occurredAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'data', ${data})`;
 
 /**
  * The sequencer's lock (a transaction-level advisory lock; the number is this one's own): one
@@ -79,11 +114,7 @@ export async function sequenceEvents(tx: Tx, batch: number): Promise<number> {
         INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload,
                                         next_attempt_at, updated_at)
         SELECT w.id, n.id, n.type,
-               jsonb_build_object(
-                 'type', n.type,
-                 'timestamp', to_char(n.occurred_at AT TIME ZONE 'UTC',
-                                      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                 'data', n.data),
+               ${envelopeSql(Prisma.sql`n.type`, Prisma.sql`n.occurred_at`, Prisma.sql`n.data`)},
                now(), now()
           FROM numbered n
           JOIN webhooks w ON w.enabled AND (n.type = ANY(w.events) OR '*' = ANY(w.events))
@@ -99,14 +130,16 @@ export async function hasUnsequencedEvents(db: Db): Promise<boolean> {
   return row?.waiting ?? false;
 }
 
-/** Numbered events after `after`, by sequence. */
+/** Numbered events after `after`, by sequence, each with its envelope. */
 export const findEventsAfter = (db: Db, after: number, limit: number): Promise<EventRow[]> =>
-  db.event.findMany({
-    where: { sequence: { gt: BigInt(after) } },
-    orderBy: { sequence: 'asc' },
-    take: limit,
-    select: { id: true, sequence: true, type: true, occurredAt: true, data: true },
-  }) as Promise<EventRow[]>;
+  db.$queryRaw<EventRow[]>`
+    SELECT e.id::text AS id, e.sequence,
+           ${envelopeSql(Prisma.sql`e.type`, Prisma.sql`e.occurred_at`, Prisma.sql`e.data`)}
+             AS envelope
+      FROM events e
+     WHERE e.sequence > ${after}::bigint
+     ORDER BY e.sequence
+     LIMIT ${limit}::int`;
 
 /**
  * Deletes the numbered events that occurred before `before`, except the highest numbered one,

@@ -1,14 +1,58 @@
 import type { EventFeed, EventFeedQuery } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { deleteDeliveriesWithoutEvent } from '../webhooks/repository.js';
 import { eventToDto } from './mapper.js';
 import {
   deleteEventsBefore,
   findEventsAfter,
   hasUnsequencedEvents,
+  hasWrittenEvents,
   lockSequencer,
   sequenceEvents,
+  type EventTx,
 } from './repository.js';
+
+/**
+ * Who is told when this replica commits events: its delivery worker (plugins/webhook-delivery.ts),
+ * which then numbers and sends them at once instead of at its next poll. Per database client, so
+ * each app (and test app) has its own.
+ */
+const listeners = new WeakMap<Db, () => void>();
+
+/** `listener` is told each time events written through `db` have committed. */
+export const onEventsCommitted = (db: Db, listener: () => void): void => {
+  listeners.set(db, listener);
+};
+
+/**
+ * Events written through `db` have just committed. Called by writeEvents, and by a statement
+ * that writes events in its own one-statement transaction (placing an order) once it returns.
+ */
+export const eventsCommitted = (db: Db): void => listeners.get(db)?.();
+
+/**
+ * Runs `write` in a transaction whose events (insertEvents takes only this transaction's client)
+ * are announced to this replica's delivery worker once it commits: where an event is written,
+ * never on a route. Options as `db.$transaction`'s.
+ */
+export async function writeEvents<T>(
+  db: Db,
+  write: (tx: EventTx) => Promise<T>,
+  options?: {
+    maxWait?: number;
+    timeout?: number;
+    isolationLevel?: Prisma.TransactionIsolationLevel;
+  },
+): Promise<T> {
+  let used: EventTx | undefined;
+  const result = await db.$transaction(async (tx) => {
+    used = tx as EventTx;
+    return write(used);
+  }, options);
+  if (used && hasWrittenEvents(used)) eventsCommitted(db);
+  return result;
+}
 
 /** How many events one sequencer statement numbers. */
 const SEQUENCE_BATCH = 1000;

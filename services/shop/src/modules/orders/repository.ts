@@ -1,8 +1,11 @@
 import type { OrderStatus } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
-import { Decimal } from '../../domain/money.js';
+import { Decimal, toMoneyNumber } from '../../domain/money.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { actorColumns, type Actor } from '../audit/actor.js';
+import { orderCreatedEvent, productOutOfStockEvent, type NewEvent } from '../events/builders.js';
+import { eventsInsertSql } from '../events/repository.js';
+import { lineTotal, orderTotal } from './order-lines.js';
 import {
   answerSql,
   liveAnswerSql,
@@ -80,24 +83,67 @@ const createdOrderAnswerJson = (order: OrderToPlace) => Prisma.sql`jsonb_build_o
                              'access_token', ${order.accessToken.token}::text),
   'message', 'Order ' || numbered.id || ' created')`;
 
+/** The events of a placed order, as placedOrderEventsSql writes them. */
+interface PlacedOrderEvents {
+  created: NewEvent<'order.created'>;
+  /** One per line, in the lines' order: written for the products the order empties only. */
+  soldOut: Array<NewEvent<'product.out_of_stock'>>;
+}
+
 /**
- * The `order.created` event's rank, type and data: the order as GET /orders/{id} shows it
- * (orderToDto, mapper.ts), built from the rows the statement writes (`placed`, `taken`).
+ * The events of an order about to be placed, made by their builders (events/builders.ts) from the
+ * order as the statement stores it, but for what only the statement knows, which it binds in
+ * (placedOrderEventsSql): the order's id (0 here) and the catalogue's product names ('' here).
+ * Prices and totals are the client's, which the statement places only when they are the
+ * catalogue's.
  */
-const orderCreatedEventSql = (order: OrderToPlace, at: string) => Prisma.sql`
-  SELECT 1, 'order.created', jsonb_build_object(
-           'id', placed.id,
-           'customer_name', ${order.customerName}::text,
-           'customer_email', ${order.customerEmail}::text,
-           'total_amount', trim_scale(placed.total_amount),
-           'status', placed.status,
-           'created_at', ${at}::text,
-           'items', (SELECT jsonb_agg(jsonb_build_object(
-                              'product_id', t.id, 'product_name', t.name,
-                              'quantity', t.quantity, 'price', trim_scale(t.price),
-                              'total_price', trim_scale(t.price * t.quantity)) ORDER BY t.id)
-                       FROM taken t))
-    FROM placed`;
+function placedOrderEvents(order: OrderToPlace, at: Date): PlacedOrderEvents {
+  const lineTotals = order.lines.map((line) => lineTotal(line.unitPrice, line.quantity));
+  const created = orderCreatedEvent(
+    {
+      id: 0,
+      customer_name: order.customerName,
+      customer_email: order.customerEmail,
+      total_amount: toMoneyNumber(orderTotal(lineTotals)),
+      status: order.status,
+      created_at: at.toISOString(),
+      items: order.lines.map((line, i) => ({
+        product_id: line.productId,
+        product_name: '',
+        quantity: line.quantity,
+        price: toMoneyNumber(line.unitPrice),
+        total_price: toMoneyNumber(lineTotals[i]!),
+      })),
+    },
+    at,
+  );
+  const soldOut = order.lines.map((line) =>
+    productOutOfStockEvent({ id: line.productId, name: '', stock: 0 }, null, at),
+  );
+  return { created, soldOut };
+}
+
+/**
+ * placedOrderEvents with what only the statement knows bound in: the order's id (`placed`) and
+ * each line's product name as the catalogue has it (`taken`); `product.out_of_stock` only for the
+ * products the order empties (`w.sold_out`: the line's, passed with `wanted`). Ranked:
+ * order.created first, then by product id.
+ */
+const placedOrderEventsSql = (events: PlacedOrderEvents) => Prisma.sql`
+        SELECT 0, ${events.created.type}::text,
+               c.data || jsonb_build_object(
+                 'id', placed.id,
+                 'items', (SELECT jsonb_agg(i.item || jsonb_build_object('product_name', t.name)
+                                            ORDER BY i.n)
+                             FROM jsonb_array_elements(c.data -> 'items') WITH ORDINALITY i(item, n)
+                             JOIN taken t ON t.id = (i.item ->> 'product_id')::int))
+          FROM placed
+         CROSS JOIN (SELECT ${JSON.stringify(events.created.data)}::jsonb AS data) c
+        UNION ALL
+        SELECT t.id, 'product.out_of_stock', w.sold_out::jsonb || jsonb_build_object('name', t.name)
+          FROM taken t
+          JOIN wanted w ON w.product_id = t.id
+         WHERE t.stock = 0`;
 
 /**
  * Places the order if the catalogue accepts it as it stands, in ONE statement (its own
@@ -120,8 +166,9 @@ const orderCreatedEventSql = (order: OrderToPlace, at: string) => Prisma.sql`
  *    `items`, `history`) is gated on `claim` having returned a row (without a key, on `numbered`):
  *    one subquery evaluated once, before any of them writes a row, never each row's own
  *    condition, since a CTE cannot undo a sibling's write. `events` writes `order.created` and,
- *    for each product the order empties, `product.out_of_stock`, from `placed` and `taken`, so
- *    only for an order placed. So the order, its events and its answer are written together or
+ *    for each product the order empties, `product.out_of_stock`, as their builders made them
+ *    with the order's id and the catalogue's names bound in from `placed` and `taken`, so only
+ *    for an order placed (placedOrderEventsSql). So the order, its events and its answer are written together or
  *    not at all, and any failing write (the stock CHECK constraint, a
  *    trigger) fails the whole statement, the key's row included.
  *
@@ -163,8 +210,9 @@ export async function placeOrderIfAccepted(
 ): Promise<Placement> {
   const ids = order.lines.map((l) => l.productId);
   // The app's clock, as Prisma's own writes (and the later status changes) use it.
-  const at = (key?.now ?? new Date()).toISOString();
-  const now = Prisma.sql`${at}::timestamptz`;
+  const at = key?.now ?? new Date();
+  const now = Prisma.sql`${at.toISOString()}::timestamptz`;
+  const events = placedOrderEvents(order, at);
   const keyed = key
     ? {
         existing: Prisma.sql`existing AS MATERIALIZED (${liveAnswerSql(key)}),`,
@@ -197,8 +245,9 @@ export async function placeOrderIfAccepted(
       SELECT * FROM unnest(
         ${ids}::int[],
         ${order.lines.map((l) => l.quantity)}::int[],
-        ${order.lines.map((l) => l.unitPrice.toFixed())}::numeric[]
-      ) AS w(product_id, quantity, unit_price)
+        ${order.lines.map((l) => l.unitPrice.toFixed())}::numeric[],
+        ${events.soldOut.map((e) => JSON.stringify(e.data))}::text[]
+      ) AS w(product_id, quantity, unit_price, sold_out)
     ), locked AS MATERIALIZED (
       SELECT p.id, p.name, p.price, p.active, p.stock
         FROM products p
@@ -239,16 +288,7 @@ export async function placeOrderIfAccepted(
     ), history AS (
       INSERT INTO order_status_history (order_id, from_status, to_status, changed_at)
       SELECT placed.id, NULL, placed.status, ${now} FROM placed
-    ), events AS (
-      INSERT INTO events (type, occurred_at, data)
-      SELECT e.type, ${now}, e.data
-        FROM (${orderCreatedEventSql(order, at)}
-              UNION ALL
-              SELECT 2, 'product.out_of_stock', jsonb_build_object(
-                       'product_id', t.id, 'name', t.name, 'stock', t.stock)
-                FROM taken t
-               WHERE t.stock = 0) e(rank, type, data)
-       ORDER BY e.rank
+    ), events AS (${eventsInsertSql(placedOrderEventsSql(events), now)}
     )
     SELECT placed.id AS "orderId", placed.total_amount::text AS total, v.accepted,
            ${keyed.answer} AS answer,

@@ -9,7 +9,9 @@ import { conflict, notFound, type HttpError } from '@dogshop/service-kit';
 import type { Db, Tx } from '../../db/client.js';
 import { retryingConflicts } from '../../db/prisma-errors.js';
 import { decodeCursor, encodeCursor } from '../../domain/cursor.js';
+import { orderStatusChangedEvent, productBackInStockEvent } from '../events/builders.js';
 import { insertEvents } from '../events/repository.js';
+import { eventsCommitted, writeEvents } from '../events/service.js';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditEntry } from '../audit/repository.js';
 import { Decimal, sameCents, toMoneyNumber } from '../../domain/money.js';
@@ -185,7 +187,10 @@ async function place(db: Db, order: SentOrder, request?: KeyedRequest): Promise<
   // The statement is its own transaction: when PostgreSQL rolls it back to break a deadlock
   // (a lock cycle with another transaction that holds a product this order waits for), nothing
   // of it remains, and it runs again.
-  return retryingConflicts(() => placeOrderIfAccepted(db, toPlace, request));
+  const placement = await retryingConflicts(() => placeOrderIfAccepted(db, toPlace, request));
+  // Its events committed with it (the statement is its own transaction).
+  if (placement.outcome === 'placed') eventsCommitted(db);
+  return placement;
 }
 
 /** Why the catalogue refused the order (it refused it, so one of its rules must say why). */
@@ -310,53 +315,49 @@ export interface StatusChangeBy {
 }
 
 const changeStatus = (db: Db, id: number, to: OrderStatus, by: StatusChangeBy): Promise<string> =>
-  db.$transaction(async (tx) => {
-    // Each pass that loses the race sees a newer status; the life cycle has at most three
-    // changes, so this ends after a few passes at most.
-    for (;;) {
-      const from = await findOrderStatus(tx, id);
-      if (from === null) throw notFound(`Order ${id} not found`);
-      const judgement = judgeStatusChange(from, to);
-      if (judgement === 'unchanged') return `Order ${id} is already ${to}`;
-      if (judgement === 'refused') {
-        const allowed = allowedNextStatuses(from);
-        throw conflict(
-          `cannot change order ${id} from ${from} to ${to} (${from} allows: ${allowed.length ? allowed.join(', ') : 'no change'})`,
-        );
+  writeEvents(
+    db,
+    async (tx) => {
+      // Each pass that loses the race sees a newer status; the life cycle has at most three
+      // changes, so this ends after a few passes at most.
+      for (;;) {
+        const from = await findOrderStatus(tx, id);
+        if (from === null) throw notFound(`Order ${id} not found`);
+        const judgement = judgeStatusChange(from, to);
+        if (judgement === 'unchanged') return `Order ${id} is already ${to}`;
+        if (judgement === 'refused') {
+          const allowed = allowedNextStatuses(from);
+          throw conflict(
+            `cannot change order ${id} from ${from} to ${to} (${from} allows: ${allowed.length ? allowed.join(', ') : 'no change'})`,
+          );
+        }
+        if (!(await changeStatusIf(tx, id, from, to))) continue;
+        const at = new Date();
+        await recordStatusChange(tx, id, from, to, by);
+        if (by.actor) {
+          await insertAuditEntry(tx, by.actor, {
+            action: 'order.status',
+            resource: 'order',
+            resourceId: id,
+            before: { status: from },
+            after: { status: to, ...(by.note ? { note: by.note } : {}) },
+          });
+        }
+        const restocked = returnsStock(to) ? await restock(tx, id) : [];
+        const order = await findOrderWithItems(tx, id);
+        if (!order) throw new Error(`order ${id} vanished while its status changed`);
+        // Written in this transaction: they exist exactly when the change is committed.
+        await insertEvents(tx, [
+          orderStatusChangedEvent({ from, to, order: orderToDto(order), actor: by.actor }, at),
+          ...restocked
+            .filter((p) => p.stock === p.returned)
+            .map((p) => productBackInStockEvent(p, by.actor, at)),
+        ]);
+        return `Order ${id} status changed from ${from} to ${to}`;
       }
-      if (!(await changeStatusIf(tx, id, from, to))) continue;
-      const at = new Date();
-      await recordStatusChange(tx, id, from, to, by);
-      if (by.actor) {
-        await insertAuditEntry(tx, by.actor, {
-          action: 'order.status',
-          resource: 'order',
-          resourceId: id,
-          before: { status: from },
-          after: { status: to, ...(by.note ? { note: by.note } : {}) },
-        });
-      }
-      const restocked = returnsStock(to) ? await restock(tx, id) : [];
-      const order = await findOrderWithItems(tx, id);
-      if (!order) throw new Error(`order ${id} vanished while its status changed`);
-      // Written in this transaction: they exist exactly when the change is committed.
-      await insertEvents(tx, [
-        {
-          type: 'order.status_changed',
-          data: { from, to, order: orderToDto(order), actor: by.actor },
-          occurredAt: at,
-        },
-        ...restocked
-          .filter((p) => p.stock === p.returned)
-          .map((p) => ({
-            type: 'product.back_in_stock' as const,
-            data: { product_id: p.id, name: p.name, stock: p.stock },
-            occurredAt: at,
-          })),
-      ]);
-      return `Order ${id} status changed from ${from} to ${to}`;
-    }
-  }, ORDER_TRANSACTION);
+    },
+    ORDER_TRANSACTION,
+  );
 
 /**
  * Ascending product id, the same lock order as placing an order. Returns each product's stock

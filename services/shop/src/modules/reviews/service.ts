@@ -7,7 +7,9 @@ import type {
 import { conflict, unauthorized } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/prisma-errors.js';
+import { reviewCreatedEvent } from '../events/builders.js';
 import { insertEvents } from '../events/repository.js';
+import { writeEvents } from '../events/service.js';
 import { assertProductVisible, productNotFound } from '../products/service.js';
 import { reviewToDto } from './mapper.js';
 import { findReviewPage, insertReview } from './repository.js';
@@ -72,7 +74,7 @@ export async function createReview(
   await assertProductVisible(db, productId);
   try {
     // The review and its event commit together.
-    const id = await db.$transaction(async (tx) => {
+    const id = await writeEvents(db, async (tx) => {
       const review = reviewToDto(
         await insertReview(tx, {
           productId,
@@ -82,9 +84,7 @@ export async function createReview(
           comment: body.comment,
         }),
       );
-      await insertEvents(tx, [
-        { type: 'review.created', data: review, occurredAt: new Date(review.created_at) },
-      ]);
+      await insertEvents(tx, [reviewCreatedEvent(review)]);
       return review.id;
     });
     return { review_id: id };

@@ -2,6 +2,7 @@ import type { DeliveryOutcome } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { envelopeSql } from '../events/repository.js';
 
 export const WEBHOOK_FIELDS = {
   id: true,
@@ -94,15 +95,26 @@ export async function replaceSecret(
   return count > 0;
 }
 
-/** A delivery of an event of its own to one webhook (a ping). */
-export const insertDelivery = (
+/**
+ * A delivery of an event of its own to one webhook (a ping: not in the feed), due now, its body
+ * the envelope every delivery has (envelopeSql). One statement; a new delivery has no attempts.
+ */
+export async function insertPingDelivery(
   db: Db,
-  delivery: { webhookId: number; eventId: string; eventType: string; payload: object },
-): Promise<DeliveryRow> =>
-  db.webhookDelivery.create({
-    data: { ...delivery, nextAttemptAt: new Date() },
-    select: DELIVERY_FIELDS,
-  });
+  ping: { webhookId: number; eventId: string; eventType: string; data: object },
+): Promise<DeliveryRow> {
+  const [row] = await db.$queryRaw<Array<Omit<DeliveryRow, 'log'>>>`
+    INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload, next_attempt_at,
+                                    created_at, updated_at)
+    SELECT ${ping.webhookId}::int, ${ping.eventId}::uuid, ${ping.eventType}::text,
+           ${envelopeSql(Prisma.sql`${ping.eventType}::text`, Prisma.sql`clock.now`, Prisma.sql`${JSON.stringify(ping.data)}::jsonb`)},
+           clock.now, clock.now, clock.now
+      FROM (SELECT date_trunc('milliseconds', now()) AS now) clock
+    RETURNING id, event_id::text AS "eventId", event_type AS "eventType", status::text AS status,
+              attempts, next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`;
+  if (!row) throw new Error('the ping delivery was not inserted');
+  return { ...row, log: [] };
+}
 
 /** A page of a webhook's deliveries, newest first (with `outcome`: those with that status). */
 export const findDeliveries = (

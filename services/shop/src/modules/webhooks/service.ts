@@ -22,7 +22,7 @@ import {
   findDeliveries,
   findWebhook,
   findWebhooks,
-  insertDelivery,
+  insertPingDelivery,
   insertWebhook,
   makeDeliveryDue,
   makeUndeliveredDue,
@@ -102,17 +102,11 @@ export async function rotateSecret(
 /** Queues a `webhook.ping` for this webhook alone (not an event of the shop: not in the feed). */
 export async function pingWebhook(db: Db, id: number): Promise<Delivery> {
   if (!(await findWebhook(db, id))) throw webhookNotFound(id);
-  const eventId = randomUUID();
-  const payload = {
-    type: 'webhook.ping',
-    timestamp: new Date().toISOString(),
-    data: { webhook_id: id } satisfies WebhookPing,
-  };
-  const row = await insertDelivery(db, {
+  const row = await insertPingDelivery(db, {
     webhookId: id,
-    eventId,
+    eventId: randomUUID(),
     eventType: 'webhook.ping',
-    payload,
+    data: { webhook_id: id } satisfies WebhookPing,
   });
   return deliveryToDto(row);
 }

@@ -53,7 +53,7 @@ export const adminOrderRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/admin/orders/:id/status',
-    { schema: changeAdminOrderStatusOperation, config: { ...write, writesEvents: true } },
+    { schema: changeAdminOrderStatusOperation, config: write },
     async (request) => ({
       success: true as const,
       data: await changeAdminOrderStatus(app.db, actorOf(request), request.params.id, request.body),

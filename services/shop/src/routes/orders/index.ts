@@ -28,7 +28,6 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         auth: 'apiKeyOptionalCustomer',
         personal: true,
         normalize: { email: ['customer_email'] },
-        writesEvents: true,
       },
     },
     async (request, reply) => {
@@ -71,7 +70,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/orders/:id',
     {
       schema: updateOrderStatusOperation,
-      config: { auth: 'scoped', scope: 'orders:write', personal: true, writesEvents: true },
+      config: { auth: 'scoped', scope: 'orders:write', personal: true },
     },
     async (request) => ({
       success: true as const,

@@ -24,7 +24,6 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         auth: 'customer',
         personal: true,
         normalize: { trim: ['title', 'comment'] },
-        writesEvents: true,
       },
     },
     async (request, reply) => {
