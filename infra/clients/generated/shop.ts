@@ -2324,7 +2324,7 @@ export interface components {
             reason: string | null;
             /** @description The order of an `order` or `cancellation` movement */
             order_id: number | null;
-            /** @description Who made it; null for a guest’s order and the opening stock */
+            /** @description Who made it; null for an order’s movement (`order_id` names it), the CLI’s import and the opening stock */
             actor: components["schemas"]["Actor"] | null;
         };
         StockMovementListResponse: {

@@ -128,6 +128,20 @@ describe('products', () => {
       before: { price: 20, category_id: leads },
       after: { price: 22.5, category_id: collars },
     });
+    const events = await t.app.db.event.findMany({
+      where: { type: { in: ['product.created', 'product.updated'] } },
+      orderBy: { occurredAt: 'asc' },
+    });
+    const mine = events
+      .map((e) => ({
+        type: e.type,
+        data: e.data as { id: number; changes?: string[]; actor?: { name: string } },
+      }))
+      .filter((e) => e.data.id === p.id);
+    expect(mine.map((e) => [e.type, e.data.changes, e.data.actor?.name])).toEqual([
+      ['product.created', undefined, 'Mia Clerk'],
+      ['product.updated', ['price', 'category'], 'Mia Clerk'],
+    ]);
     const off = await send('PATCH', `/admin/products/${p.id}`, { active: false });
     expect(off.json().data.active).toBe(false);
     expect((await t.request({ method: 'GET', url: `/products/${p.id}` })).statusCode).toBe(404);

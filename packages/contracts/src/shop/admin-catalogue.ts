@@ -181,7 +181,8 @@ export const StockMovementSchema = Type.Object(
       description: 'The order of an `order` or `cancellation` movement',
     }),
     actor: Type.Union([ActorSchema, Type.Null()], {
-      description: 'Who made it; null for a guest’s order and the opening stock',
+      description:
+        'Who made it; null for an order’s movement (`order_id` names it), the CLI’s import and the opening stock',
     }),
   },
   { $id: 'StockMovement', title: 'StockMovement', additionalProperties: false },

@@ -163,7 +163,7 @@ const placedOrderEventsSql = (events: PlacedOrderEvents) => Prisma.sql`
  *    statement commits, so the judgement holds for the writes that follow.
  * 4. Only when it accepts: `numbered` draws the order's id, and (with a key) `claim` stores the
  *    answer on the key: INSERT … ON CONFLICT (answerSql). Every other write (`taken`, `placed`,
- *    `items`, `history`) is gated on `claim` having returned a row (without a key, on `numbered`):
+ *    `items`, `history`, `movements`) is gated on `claim` having returned a row (without a key, on `numbered`):
  *    one subquery evaluated once, before any of them writes a row, never each row's own
  *    condition, since a CTE cannot undo a sibling's write. `events` writes `order.created` and,
  *    for each product the order empties, `product.out_of_stock`, as their builders made them
@@ -288,6 +288,10 @@ export async function placeOrderIfAccepted(
     ), history AS (
       INSERT INTO order_status_history (order_id, from_status, to_status, changed_at)
       SELECT placed.id, NULL, placed.status, ${now} FROM placed
+    ), movements AS (
+      INSERT INTO stock_movements (product_id, kind, delta, stock, order_id, created_at)
+      SELECT t.id, 'order', -t.quantity, t.stock, placed.id, ${now}
+        FROM placed CROSS JOIN taken t
     ), events AS (${eventsInsertSql(placedOrderEventsSql(events), now)}
     )
     SELECT placed.id AS "orderId", placed.total_amount::text AS total, v.accepted,

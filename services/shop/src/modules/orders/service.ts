@@ -13,6 +13,7 @@ import { orderStatusChangedEvent, productBackInStockEvent } from '../events/buil
 import { insertEvents } from '../events/repository.js';
 import { eventsCommitted, writeEvents } from '../events/service.js';
 import type { Actor } from '../audit/actor.js';
+import { insertMovement } from '../stock/repository.js';
 import { insertAuditEntry } from '../audit/repository.js';
 import { Decimal, sameCents, toMoneyNumber } from '../../domain/money.js';
 import { optionalText, requiredText } from '../../domain/text.js';
@@ -343,7 +344,7 @@ const changeStatus = (db: Db, id: number, to: OrderStatus, by: StatusChangeBy): 
             after: { status: to, ...(by.note ? { note: by.note } : {}) },
           });
         }
-        const restocked = returnsStock(to) ? await restock(tx, id) : [];
+        const restocked = returnsStock(to) ? await restock(tx, id, by.actor) : [];
         const order = await findOrderWithItems(tx, id);
         if (!order) throw new Error(`order ${id} vanished while its status changed`);
         // Written in this transaction: they exist exactly when the change is committed.
@@ -360,16 +361,26 @@ const changeStatus = (db: Db, id: number, to: OrderStatus, by: StatusChangeBy): 
   );
 
 /**
- * Ascending product id, the same lock order as placing an order. Returns each product's stock
- * after and the quantity returned (equal: it was out of stock).
+ * Ascending product id, the same lock order as placing an order; each return is a
+ * `cancellation` stock movement. Returns each product's stock after and the quantity returned
+ * (equal: it was out of stock).
  */
 async function restock(
   tx: Tx,
   orderId: number,
+  actor: Actor | null,
 ): Promise<Array<{ id: number; name: string; stock: number; returned: number }>> {
   const restocked = [];
   for (const line of await findOrderLines(tx, orderId)) {
     const product = await returnStock(tx, line.productId, line.quantity);
+    await insertMovement(tx, {
+      productId: product.id,
+      kind: 'cancellation',
+      delta: line.quantity,
+      stock: product.stock,
+      orderId,
+      actor,
+    });
     restocked.push({ ...product, returned: line.quantity });
   }
   return restocked;

@@ -5,6 +5,7 @@ import {
   PRODUCT_CSV_COLUMNS,
   PRODUCT_IMPORT_MAX_ROWS,
   type AdminProduct,
+  type ProductChangeField,
   type ProductCsvColumn,
   type ProductImportProblem,
   type ProductImportReport,
@@ -17,7 +18,10 @@ import type { Actor } from '../audit/actor.js';
 import { insertAuditEntry } from '../audit/repository.js';
 import { insertMovement } from '../stock/repository.js';
 import { stockEvents } from '../stock/service.js';
-import { insertEvents } from '../events/repository.js';
+import { productCreatedEvent, productUpdatedEvent } from '../events/builders.js';
+import { insertEvents, type EventTx } from '../events/repository.js';
+import { writeEvents } from '../events/service.js';
+import { getAdminProduct, publicProduct } from './service.js';
 import { toAdminProduct } from './mapper.js';
 import {
   findProductsByIds,
@@ -341,7 +345,8 @@ export async function importProducts(
   );
   if (dryRun || problems.length > 0) return report(planned, problems, dryRun, false);
   try {
-    return await db.$transaction(
+    return await writeEvents(
+      db,
       async (tx) => {
         const again: ProductImportProblem[] = [];
         const locked = await plan(tx, read.rows, again, async (ids) =>
@@ -370,7 +375,7 @@ export async function importProducts(
   }
 }
 
-async function applyCreate(tx: Tx, actor: Actor, v: RowValues): Promise<number> {
+async function applyCreate(tx: EventTx, actor: Actor, v: RowValues): Promise<number> {
   const stock = v.stock ?? 0;
   const id = await insertProduct(tx, {
     name: v.name!,
@@ -387,10 +392,18 @@ async function applyCreate(tx: Tx, actor: Actor, v: RowValues): Promise<number> 
     resourceId: id,
     after: { name: v.name, price: Number(v.price), category_id: v.categoryId, stock },
   });
+  await insertEvents(tx, [
+    productCreatedEvent(publicProduct(await getAdminProduct(tx, id)), actor),
+  ]);
   return id;
 }
 
-async function applyUpdate(tx: Tx, actor: Actor, before: AdminProduct, p: Planned): Promise<void> {
+async function applyUpdate(
+  tx: EventTx,
+  actor: Actor,
+  before: AdminProduct,
+  p: Planned,
+): Promise<void> {
   if (p.changes.length === 0) return;
   const v = p.values;
   const fields: Partial<ProductFields> & { stock?: number } = {};
@@ -411,9 +424,20 @@ async function applyUpdate(tx: Tx, actor: Actor, before: AdminProduct, p: Planne
     });
     await insertEvents(
       tx,
-      stockEvents({ id: before.id, name: fields.name ?? before.name }, before.stock, fields.stock),
+      stockEvents(
+        { id: before.id, name: fields.name ?? before.name },
+        before.stock,
+        fields.stock,
+        actor,
+      ),
     );
   }
+  const changed = p.changes.flatMap((c): ProductChangeField[] =>
+    c === 'stock' ? [] : [c === 'category_id' ? 'category' : c],
+  );
+  await insertEvents(tx, [
+    productUpdatedEvent(publicProduct(await getAdminProduct(tx, before.id)), changed, actor),
+  ]);
   const after: Record<ImportField, unknown> = {
     name: v.name,
     description: v.description,

@@ -3,10 +3,15 @@ import type {
   AdminProductListQuery,
   AdminProductSort,
   CreateProductBody,
+  Product,
+  ProductChangeField,
   UpdateProductBody,
 } from '@dogshop/contracts/shop';
 import { badRequest, conflict, notFound } from '@dogshop/service-kit';
 import type { Db, Tx } from '../../db/client.js';
+import { productCreatedEvent, productUpdatedEvent } from '../events/builders.js';
+import { insertEvents } from '../events/repository.js';
+import { writeEvents } from '../events/service.js';
 import { isUniqueViolation } from '../../db/prisma-errors.js';
 import { decodeKeyset, encodeKeyset, KEYSET_VALUE } from '../../domain/keyset.js';
 import { centsText } from '../../domain/money.js';
@@ -107,7 +112,7 @@ export async function createProduct(
 ): Promise<AdminProduct> {
   const name = body.name.trim();
   try {
-    return await db.$transaction(async (tx) => {
+    return await writeEvents(db, async (tx) => {
       const { price } = await checkFields(tx, body);
       const stock = body.stock ?? 0;
       const id = await insertProduct(tx, {
@@ -126,6 +131,7 @@ export async function createProduct(
         resourceId: id,
         after: product,
       });
+      await insertEvents(tx, [productCreatedEvent(publicProduct(product), actor)]);
       return product;
     });
   } catch (error) {
@@ -152,6 +158,14 @@ function changedFields(
   return changes;
 }
 
+/** The storefront's view of a product, as product events carry it. */
+export const publicProduct = ({ updated_at: _updated, ...product }: AdminProduct): Product =>
+  product;
+
+/** A changed field as `product.updated` names it. */
+const changeField = (field: keyof AdminProduct): ProductChangeField =>
+  field === 'category_id' ? 'category' : (field as ProductChangeField);
+
 /** The API's names of changed fields. */
 const FIELD_NAMES: Record<keyof ProductFields, keyof AdminProduct> = {
   name: 'name',
@@ -174,7 +188,7 @@ export async function updateProduct(
   // The name and category the product would have: what a unique violation names.
   let target = { categoryId: 0, name: '' };
   try {
-    return await db.$transaction(async (tx) => {
+    return await writeEvents(db, async (tx) => {
       const [locked] = await lockAdminProducts(tx, [id]);
       if (!locked) throw productNotFound(id);
       const before = toAdminProduct(locked);
@@ -195,6 +209,9 @@ export async function updateProduct(
         before: Object.fromEntries(names.map((n) => [n, before[n]])),
         after: Object.fromEntries(names.map((n) => [n, after[n]])),
       });
+      await insertEvents(tx, [
+        productUpdatedEvent(publicProduct(after), names.map(changeField), actor),
+      ]);
       return after;
     });
   } catch (error) {

@@ -3,7 +3,9 @@ import { badRequest, conflict, notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditEntry } from '../audit/repository.js';
+import { productBackInStockEvent, productOutOfStockEvent } from '../events/builders.js';
 import { insertEvents, type NewEvent } from '../events/repository.js';
+import { writeEvents } from '../events/service.js';
 import { toStockMovement } from './mapper.js';
 import {
   findMovementPage,
@@ -29,16 +31,16 @@ function stockAfter(id: number, stock: number, body: AdjustStockBody): number {
   return after;
 }
 
-/** The event a stock change from `before` to `after` announces: emptied, or filled again. */
+/** The event a stock change from `before` to `after` announces, if any: emptied, or filled again. */
 export function stockEvents(
   product: { id: number; name: string },
   before: number,
   after: number,
+  actor: Actor | null,
 ): NewEvent[] {
-  const data = { product_id: product.id, name: product.name, stock: after };
-  const occurredAt = new Date();
-  if (after === 0 && before > 0) return [{ type: 'product.out_of_stock', data, occurredAt }];
-  if (after > 0 && before === 0) return [{ type: 'product.back_in_stock', data, occurredAt }];
+  const changed = { ...product, stock: after };
+  if (after === 0 && before > 0) return [productOutOfStockEvent(changed, actor)];
+  if (after > 0 && before === 0) return [productBackInStockEvent(changed, actor)];
   return [];
 }
 
@@ -55,7 +57,7 @@ export async function adjustStock(
   body: AdjustStockBody,
 ): Promise<StockMovement> {
   const reason = body.reason.trim();
-  return db.$transaction(async (tx) => {
+  return writeEvents(db, async (tx) => {
     const product = await lockProductStock(tx, id);
     if (!product) throw notFound(`Product ${id} not found`);
     const stock = stockAfter(id, product.stock, body);
@@ -75,7 +77,7 @@ export async function adjustStock(
       before: { stock: product.stock },
       after: { stock, reason },
     });
-    await insertEvents(tx, stockEvents({ id, name: product.name }, product.stock, stock));
+    await insertEvents(tx, stockEvents({ id, name: product.name }, product.stock, stock, actor));
     return toStockMovement(movement);
   });
 }

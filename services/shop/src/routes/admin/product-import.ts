@@ -43,7 +43,7 @@ export const productImportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: importProductsOperation,
       bodyLimit: PRODUCT_IMPORT_MAX_BYTES,
-      config: { auth: 'scoped', scope: 'catalogue:write', writesEvents: true },
+      config: { auth: 'scoped', scope: 'catalogue:write' },
     },
     async (request, reply) => {
       const file = request.body;

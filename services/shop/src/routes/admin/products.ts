@@ -60,7 +60,7 @@ export const adminProductRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/admin/products',
-    { schema: createProductOperation, config: { ...catalogue, writesEvents: true } },
+    { schema: createProductOperation, config: catalogue },
     async (request, reply) => {
       reply.code(201);
       return {
@@ -72,7 +72,7 @@ export const adminProductRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/admin/products/:id',
-    { schema: updateProductOperation, config: { ...catalogue, writesEvents: true } },
+    { schema: updateProductOperation, config: catalogue },
     async (request) => ({
       success: true as const,
       data: await updateProduct(app.db, actorOf(request), request.params.id, request.body),
@@ -81,7 +81,7 @@ export const adminProductRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/admin/products/:id/stock',
-    { schema: adjustStockOperation, config: { ...catalogue, writesEvents: true } },
+    { schema: adjustStockOperation, config: catalogue },
     async (request) => {
       const movement = await adjustStock(app.db, actorOf(request), request.params.id, request.body);
       return {
