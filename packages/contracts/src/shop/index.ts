@@ -18,6 +18,7 @@ export * from './webhooks.js';
 export * from './tags.js';
 export * from './access.js';
 export * from './admin-orders.js';
+export * from './admin-customers.js';
 
 /** The shop's OpenAPI self-description: title, auth schemes, tags and error responses. */
 export const shopApi: ApiDescription = {

@@ -5,6 +5,7 @@ import { API_KEYS_TOPIC } from '../modules/api-keys/service.js';
 import { addressRoutes } from './addresses/index.js';
 import { apiKeyRoutes } from './admin/api-keys.js';
 import { staffAuthRoutes } from './admin/auth.js';
+import { adminCustomerRoutes } from './admin/customers.js';
 import { adminOrderRoutes } from './admin/orders.js';
 import { staffRoutes } from './admin/staff.js';
 import { categoryRoutes } from './categories/index.js';
@@ -40,6 +41,7 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   await app.register(staffAuthRoutes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
   await app.register(staffRoutes);
   await app.register(adminOrderRoutes);
+  await app.register(adminCustomerRoutes);
   await app.register(apiKeyRoutes, {
     announceRevocation: () => shared.invalidation.publish(API_KEYS_TOPIC),
   });
