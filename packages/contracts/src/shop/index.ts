@@ -19,6 +19,7 @@ export * from './tags.js';
 export * from './access.js';
 export * from './admin-orders.js';
 export * from './admin-customers.js';
+export * from './admin-reviews.js';
 
 /** The shop's OpenAPI self-description: title, auth schemes, tags and error responses. */
 export const shopApi: ApiDescription = {

@@ -7,6 +7,7 @@ import { apiKeyRoutes } from './admin/api-keys.js';
 import { staffAuthRoutes } from './admin/auth.js';
 import { adminCustomerRoutes } from './admin/customers.js';
 import { adminOrderRoutes } from './admin/orders.js';
+import { adminReviewRoutes } from './admin/reviews.js';
 import { staffRoutes } from './admin/staff.js';
 import { categoryRoutes } from './categories/index.js';
 import { customerRoutes } from './customers/index.js';
@@ -42,6 +43,7 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   await app.register(staffRoutes);
   await app.register(adminOrderRoutes);
   await app.register(adminCustomerRoutes);
+  await app.register(adminReviewRoutes);
   await app.register(apiKeyRoutes, {
     announceRevocation: () => shared.invalidation.publish(API_KEYS_TOPIC),
   });
