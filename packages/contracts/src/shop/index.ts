@@ -20,6 +20,7 @@ export * from './access.js';
 export * from './admin-orders.js';
 export * from './admin-customers.js';
 export * from './admin-reviews.js';
+export * from './admin-sales.js';
 
 /** The shop's OpenAPI self-description: title, auth schemes, tags and error responses. */
 export const shopApi: ApiDescription = {

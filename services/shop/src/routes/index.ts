@@ -8,6 +8,7 @@ import { staffAuthRoutes } from './admin/auth.js';
 import { adminCustomerRoutes } from './admin/customers.js';
 import { adminOrderRoutes } from './admin/orders.js';
 import { adminReviewRoutes } from './admin/reviews.js';
+import { adminSalesRoutes } from './admin/sales.js';
 import { staffRoutes } from './admin/staff.js';
 import { categoryRoutes } from './categories/index.js';
 import { customerRoutes } from './customers/index.js';
@@ -44,6 +45,7 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   await app.register(adminOrderRoutes);
   await app.register(adminCustomerRoutes);
   await app.register(adminReviewRoutes);
+  await app.register(adminSalesRoutes, { timeZone: config.timeZone });
   await app.register(apiKeyRoutes, {
     announceRevocation: () => shared.invalidation.publish(API_KEYS_TOPIC),
   });
