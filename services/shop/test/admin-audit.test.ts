@@ -1,9 +1,11 @@
 // The audit read: every back-office write with its author, newest first, narrowed to a kind of
 // record or one record, page by page; admins only (the scope `audit:read`); entries a year old
 // stay (the shop's retention job leaves them alone).
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AuditListResponseSchema } from '@dogshop/contracts/shop';
 import { API_KEY_SCOPES } from '../src/modules/access/policy.js';
+import { createApiKey } from '../src/modules/api-keys/service.js';
 import { deleteExpiredEvents } from '../src/modules/events/service.js';
 import { TEST_API_KEY, createTestApp, type TestApp } from './support/app.js';
 import { expectContract, expectShopError } from './support/contract.js';
@@ -194,5 +196,31 @@ describe('who may read the audit', () => {
       headers: bearer(customer.token),
     });
     expectShopError(asCustomer, 401);
+  });
+});
+
+describe('the migration that brought audit:read', () => {
+  it('gave it to the keys holding every other scope, not to keys with a chosen set', async () => {
+    const folder = new URL('../prisma/migrations/', import.meta.url);
+    const name = readdirSync(folder).find((entry) => entry.endsWith('_audit_read'))!;
+    const sql = readFileSync(new URL(`${name}/migration.sql`, folder), 'utf8');
+    const grant = sql.slice(sql.indexOf('UPDATE "api_keys"'));
+    const earlier = API_KEY_SCOPES.filter((scope) => scope !== 'audit:read');
+    const everyScope = await createApiKey(t.app.db, 'from before', {
+      kind: 'secret',
+      scopes: earlier,
+    });
+    const chosen = await createApiKey(t.app.db, 'chosen', {
+      kind: 'secret',
+      scopes: ['orders:read', 'keys:manage'],
+    });
+    await t.app.db.$executeRawUnsafe(grant);
+    const scopesOf = async (id: number) =>
+      (await t.app.db.apiKey.findUniqueOrThrow({ where: { id } })).scopes;
+    expect(await scopesOf(everyScope.info.id)).toEqual([...earlier, 'audit:read']);
+    expect(await scopesOf(chosen.info.id)).toEqual(['orders:read', 'keys:manage']);
+    // Run again, it adds nothing twice.
+    await t.app.db.$executeRawUnsafe(grant);
+    expect(await scopesOf(everyScope.info.id)).toEqual([...earlier, 'audit:read']);
   });
 });
