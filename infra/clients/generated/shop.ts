@@ -52,6 +52,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit: who changed what
+         * @description Every back-office write (orders, reviews, staff accounts, keys …) with its author, when, and
+         *     the record before and after, newest first, page by page (`cursor`). `resource` (and `id`)
+         *     narrow it to a kind of record (one record). Entries are kept at least a year (nothing deletes
+         *     them). Admins only: the scope `audit:read`, which no other role has.
+         *
+         *     **Access:** a secret key with the scope `audit:read`, or a staff token of the role admin. A publishable key is refused (403).
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/auth/login": {
         parameters: {
             query?: never;
@@ -180,6 +205,51 @@ export interface paths {
          *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff. A publishable key is refused (403).
          */
         patch: operations["updateCategory"];
+        trace?: never;
+    };
+    "/admin/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers
+         * @description Newest first, page by page (`cursor`), with the exact `total`. `q` finds customers by a part
+         *     of their e-mail address or name (first and last name, case ignored).
+         *
+         *     **Access:** a secret key with the scope `customers:read`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["listAdminCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer with addresses and orders
+         * @description The profile, the addresses and the 20 newest orders placed with the customer’s token (`order_count` counts all). Never the password or its hash.
+         *
+         *     **Access:** a secret key with the scope `customers:read`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["getAdminCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/orders": {
@@ -452,6 +522,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reviews, hidden ones too
+         * @description Every review of every product (active or not), newest first, page by page (`cursor`);
+         *     `product_id` and `hidden` narrow it. Reviewers are shown as the public list shows them.
+         *     Reading needs `reviews:moderate` as changing does (there is no read-only review scope); a
+         *     viewer reads it, as every list staff may read.
+         *
+         *     **Access:** a secret key with the scope `reviews:moderate`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["listAdminReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Hide a review, or show it again
+         * @description A hidden review leaves the public lists (`GET /products/{id}/reviews`, the product’s newest
+         *     reviews) and its rating summary (average, count and distribution) at once; it stays its
+         *     author’s one review of the product (a second one is still 409). The change is audited with
+         *     who made it, before and after; setting the state it already has changes nothing.
+         *
+         *     **Access:** a secret key with the scope `reviews:moderate`, or a staff token of the role admin or staff. A publishable key is refused (403).
+         */
+        patch: operations["moderateReview"];
+        trace?: never;
+    };
     "/admin/staff": {
         parameters: {
             query?: never;
@@ -516,6 +636,32 @@ export interface paths {
          *     **Access:** a secret key with the scope `staff:manage`, or a staff token of the role admin. A publishable key is refused (403).
          */
         post: operations["resetStaffPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/stats/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales per day, and today’s to-do counts
+         * @description Orders and revenue per day from `from` to `to` (both included), days counted from midnight
+         *     to midnight in the shop’s time zone (`SHOP_TIME_ZONE`, default Europe/Berlin; a day of a
+         *     daylight-saving change has 23 or 25 hours). Cancelled orders are left out; an order counts
+         *     on the day it was placed, whatever its status now. At most 366 days, `from`
+         *     ≤ `to` (else 400); by default the 30 days ending today.
+         *
+         *     **Access:** a secret key with the scope `stats:read`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
+         */
+        get: operations["getSalesFigures"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -903,7 +1049,7 @@ export interface paths {
         };
         /**
          * List reviews of an active product, with a summary
-         * @description Paginated; `sort` is `newest` (default), `oldest` or `rating` (rating descending, then newest); `rating` filters to one rating. The summary covers all reviews of the product, not only the filtered page. Private cache: a strong `ETag` and `Cache-Control: private, no-cache`; with `If-None-Match` an unchanged answer is `304` without a body.
+         * @description Paginated; `sort` is `newest` (default), `oldest` or `rating` (rating descending, then newest); `rating` filters to one rating. The summary covers all reviews of the product, not only the filtered page. Reviews hidden by staff are in neither. Private cache: a strong `ETag` and `Cache-Control: private, no-cache`; with `If-None-Match` an unchanged answer is `304` without a body.
          *
          *     **Access:** any API key, publishable (a storefront’s) or secret.
          */
@@ -1347,6 +1493,63 @@ export interface components {
             success: true;
             data: components["schemas"]["AdminCategory"];
         };
+        /** AdminCustomer */
+        AdminCustomer: {
+            id: number;
+            email: string;
+            first_name: string;
+            last_name: string;
+            phone: string;
+            newsletter: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The last login; null for an account made outside the API that never logged in */
+            last_login: string | null;
+        };
+        /** AdminCustomerDetail */
+        AdminCustomerDetail: {
+            id: number;
+            email: string;
+            first_name: string;
+            last_name: string;
+            phone: string;
+            newsletter: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The last login; null for an account made outside the API that never logged in */
+            last_login: string | null;
+            /** @description The default address first */
+            addresses: components["schemas"]["Address"][];
+            /** @description Every order placed with the customer’s token */
+            order_count: number;
+            /** @description The 20 newest orders placed with the customer’s token, newest first (GET /admin/orders/{id} gives one in full) */
+            orders: components["schemas"]["AdminCustomerOrder"][];
+        };
+        AdminCustomerDetailResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminCustomerDetail"];
+        };
+        AdminCustomerListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminCustomer"][];
+            pagination: {
+                limit: number;
+                /** @description Where the next page starts; null on the last page */
+                next_cursor: string | null;
+                /** @description Every customer matching `q`, exact */
+                total: number;
+            };
+        };
+        /** AdminCustomerOrder */
+        AdminCustomerOrder: {
+            id: number;
+            status: components["schemas"]["OrderStatus"];
+            total_amount: number;
+            /** Format: date-time */
+            created_at: string;
+        };
         /** AdminOrder */
         AdminOrder: {
             id: number;
@@ -1432,6 +1635,35 @@ export interface components {
             success: true;
             data: components["schemas"]["AdminProduct"];
         };
+        /** AdminReview */
+        AdminReview: {
+            id: number;
+            product_id: number;
+            customer_id: number;
+            rating: number;
+            title: string;
+            comment: string;
+            first_name: string;
+            last_name: string;
+            helpful_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The product’s current name */
+            product_name: string;
+            /** @description Hidden by staff: not in the public lists nor in the rating summary */
+            hidden: boolean;
+        };
+        AdminReviewListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminReview"][];
+            pagination: components["schemas"]["CursorPage"];
+        };
+        AdminReviewResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdminReview"];
+        };
         /** ApiKey */
         ApiKey: {
             id: number;
@@ -1458,7 +1690,34 @@ export interface components {
          * ApiKeyScope
          * @enum {unknown}
          */
-        ApiKeyScope: "orders:read" | "orders:write" | "catalogue:write" | "customers:read" | "reviews:moderate" | "stats:read" | "webhooks:manage" | "events:read" | "staff:manage" | "keys:manage";
+        ApiKeyScope: "orders:read" | "orders:write" | "catalogue:write" | "customers:read" | "reviews:moderate" | "stats:read" | "webhooks:manage" | "events:read" | "staff:manage" | "keys:manage" | "audit:read";
+        /** AuditEntry */
+        AuditEntry: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            actor: components["schemas"]["Actor"];
+            /** @description What was done, e.g. `order.status`, `review.moderate` */
+            action: string;
+            /** @description The kind of record: `order`, `review`, `staff`, `api_key` … */
+            resource: string;
+            /** @description The record’s id, as text */
+            resource_id: string;
+            /** @description The record before the change; null for a creation or a note */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The record after the change; null when nothing remains */
+            after: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AuditListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AuditEntry"][];
+            pagination: components["schemas"]["CursorPage"];
+        };
         AuthResponse: {
             /** @enum {boolean} */
             success: true;
@@ -1710,6 +1969,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["EventFeed"];
+        };
+        /** ModerateReviewBody */
+        ModerateReviewBody: {
+            /** @description `true` hides the review from the public, `false` shows it again */
+            hidden: boolean;
         };
         /** OrderCreatedEvent */
         OrderCreatedEvent: {
@@ -2206,6 +2470,47 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["RotatedSecret"];
+        };
+        /** SalesDay */
+        SalesDay: {
+            /**
+             * Format: date
+             * @description A day in the shop’s time zone
+             */
+            date: string;
+            /** @description Orders placed that day, cancelled ones not */
+            orders: number;
+            /** @description The sum of those orders’ totals */
+            revenue: number;
+        };
+        /** SalesFigures */
+        SalesFigures: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description The IANA time zone the days are counted in (`SHOP_TIME_ZONE`) */
+            time_zone: string;
+            /** @description Every day from `from` to `to`, oldest first, days without orders included */
+            days: components["schemas"]["SalesDay"][];
+            /** @description The whole range */
+            totals: {
+                orders: number;
+                /** @description The sum over the range */
+                revenue: number;
+            };
+            /** @description What waits to be done now */
+            todo: {
+                /** @description Orders waiting in `pending` */
+                pending_orders: number;
+                /** @description Active products with stock 0 */
+                products_out_of_stock: number;
+            };
+        };
+        SalesFiguresResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["SalesFigures"];
         };
         /** SetStaffPasswordBody */
         SetStaffPasswordBody: {
@@ -2929,6 +3234,172 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Unsupported Media Type",
                      *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the entries of this kind of record
+                 * @example order
+                 */
+                resource?: string;
+                /**
+                 * @description Only the entries of this record (needs `resource`)
+                 * @example 1001
+                 */
+                id?: string;
+                /**
+                 * @description Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description The `next_cursor` of the page before; absent for the first page
+                 * @example WyItY3JlYXRlZF9hdCIsIjIwMjYtMTEtMjggMTA6MDA6MDArMDAiLDQyXQ
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 412,
+                     *           "at": "2026-11-28T10:15:02.000Z",
+                     *           "actor": {
+                     *             "type": "staff",
+                     *             "id": 3,
+                     *             "name": "Mia Berger"
+                     *           },
+                     *           "action": "review.moderate",
+                     *           "resource": "review",
+                     *           "resource_id": "31",
+                     *           "before": {
+                     *             "hidden": false
+                     *           },
+                     *           "after": {
+                     *             "hidden": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "querystring.id needs querystring.resource",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ShopError"];
@@ -4029,6 +4500,338 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Unsupported Media Type",
                      *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    listAdminCustomers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A part of the customer’s e-mail address or name (case ignored)
+                 * @example johannsen
+                 */
+                q?: string;
+                /**
+                 * @description Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description The `next_cursor` of the page before; absent for the first page
+                 * @example WyItY3JlYXRlZF9hdCIsIjIwMjYtMTEtMjggMTA6MDA6MDArMDAiLDQyXQ
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customers */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 7,
+                     *           "email": "jana.johannsen@example.com",
+                     *           "first_name": "Jana",
+                     *           "last_name": "Johannsen",
+                     *           "phone": "+49 4131 123456",
+                     *           "newsletter": true,
+                     *           "created_at": "2026-01-10T18:30:00.000Z",
+                     *           "last_login": "2026-03-20T13:55:42.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "next_cursor": null,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminCustomerListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "querystring.cursor is not a cursor this list gave",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    getAdminCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 7,
+                     *         "email": "jana.johannsen@example.com",
+                     *         "first_name": "Jana",
+                     *         "last_name": "Johannsen",
+                     *         "phone": "+49 4131 123456",
+                     *         "newsletter": true,
+                     *         "created_at": "2026-01-10T18:30:00.000Z",
+                     *         "last_login": "2026-03-20T13:55:42.000Z",
+                     *         "addresses": [
+                     *           {
+                     *             "id": 4,
+                     *             "first_name": "Jana",
+                     *             "last_name": "Johannsen",
+                     *             "company": "",
+                     *             "address": "Forstweg 3",
+                     *             "city": "Lüneburg",
+                     *             "postal_code": "21335",
+                     *             "country": "Germany",
+                     *             "phone": "+49 4131 123456",
+                     *             "is_default": true
+                     *           }
+                     *         ],
+                     *         "order_count": 1,
+                     *         "orders": [
+                     *           {
+                     *             "id": 1001,
+                     *             "status": "confirmed",
+                     *             "total_amount": 79.8,
+                     *             "created_at": "2026-03-20T14:02:11.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminCustomerDetailResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body.items.0.quantity must be >= 1",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No customer with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Customer 999 not found",
+                     *       "status_code": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ShopError"];
@@ -6669,6 +7472,372 @@ export interface operations {
             };
         };
     };
+    listAdminReviews: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the reviews of this product. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                product_id?: number;
+                /**
+                 * @description `true`: only hidden reviews; `false`: only visible ones; absent: both
+                 * @example true
+                 */
+                hidden?: boolean;
+                /**
+                 * @description Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description The `next_cursor` of the page before; absent for the first page
+                 * @example WyItY3JlYXRlZF9hdCIsIjIwMjYtMTEtMjggMTA6MDA6MDArMDAiLDQyXQ
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reviews */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 31,
+                     *           "product_id": 12,
+                     *           "customer_id": 7,
+                     *           "rating": 5,
+                     *           "title": "Tough and light",
+                     *           "comment": "Used it on three long tracks in wet forest; no tangles and easy to clean.",
+                     *           "first_name": "Jana",
+                     *           "last_name": "Johannsen",
+                     *           "helpful_count": 2,
+                     *           "created_at": "2026-03-14T09:21:05.000Z",
+                     *           "product_name": "Biothane tracking lead 10 m",
+                     *           "hidden": true
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminReviewListResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "querystring.cursor is not a cursor this list gave",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    moderateReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the product, order or customer named by the path. Plain decimal notation: no `+`, exponent, hexadecimal, leading zeros or `-0`.
+                 * @example 12
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "hidden": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ModerateReviewBody"];
+            };
+        };
+        responses: {
+            /** @description The review as changed */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 31,
+                     *         "product_id": 12,
+                     *         "customer_id": 7,
+                     *         "rating": 5,
+                     *         "title": "Tough and light",
+                     *         "comment": "Used it on three long tracks in wet forest; no tangles and easy to clean.",
+                     *         "first_name": "Jana",
+                     *         "last_name": "Johannsen",
+                     *         "helpful_count": 2,
+                     *         "created_at": "2026-03-14T09:21:05.000Z",
+                     *         "product_name": "Biothane tracking lead 10 m",
+                     *         "hidden": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminReviewResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "body must have required property 'hidden'",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description No review with this id */
+            404: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Review 999 not found",
+                     *       "status_code": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Body larger than 100 kB */
+            413: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Request body is too large",
+                     *       "status_code": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Unsupported content type: bodies are application/json only */
+            415: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Unsupported Media Type",
+                     *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
     listStaff: {
         parameters: {
             query?: never;
@@ -7354,6 +8523,163 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Unsupported Media Type",
                      *       "status_code": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Too many requests: retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Too many requests, retry in 1 minute",
+                     *       "status_code": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Service unavailable: the database cannot be reached, or the service is overloaded; retry later (after `Retry-After` seconds when given) */
+            503: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    /** @description Seconds until a new request is accepted */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable",
+                     *       "status_code": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+        };
+    };
+    getSalesFigures: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The first day, in the shop’s time zone; default: 29 days before `to`
+                 * @example 2026-11-01
+                 */
+                from?: string;
+                /**
+                 * @description The last day (included), in the shop’s time zone; default: today
+                 * @example 2026-11-30
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "from": "2026-11-29",
+                     *         "to": "2026-11-30",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "days": [
+                     *           {
+                     *             "date": "2026-11-29",
+                     *             "orders": 0,
+                     *             "revenue": 0
+                     *           },
+                     *           {
+                     *             "date": "2026-11-30",
+                     *             "orders": 2,
+                     *             "revenue": 104.7
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "orders": 2,
+                     *           "revenue": 104.7
+                     *         },
+                     *         "todo": {
+                     *           "pending_orders": 1,
+                     *           "products_out_of_stock": 3
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SalesFiguresResponse"];
+                };
+            };
+            /** @description Invalid request: the message names the field and the rule broken (also an unknown field or query parameter, U+0000 in a text, or a malformed URL) */
+            400: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "the range is longer than 366 days (from 2025-01-01 to 2026-11-30)",
+                     *       "status_code": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Not authorized: missing, unknown or revoked API key; on bearer operations a missing, invalid or expired token */
+            401: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid or revoked API key",
+                     *       "status_code": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopError"];
+                };
+            };
+            /** @description Forbidden: the bearer token's customer is not the customer in the path */
+            403: {
+                headers: {
+                    /** @description The request id: the incoming `X-Request-Id` when it is safe to echo, else a new one */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "path id 8 is not the customer of the bearer token",
+                     *       "status_code": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ShopError"];

@@ -61,6 +61,9 @@ const world = {
   apiKeyIds: [] as number[],
   /** Cursors the order list gave, so that generated pages can follow one. */
   orderCursors: [] as string[],
+  /** Reviews, for the back office's moderation, and the cursors of its other lists. */
+  reviewIds: [] as number[],
+  listCursors: {} as Record<string, string[]>,
 };
 let checker: ContractChecker;
 
@@ -110,6 +113,30 @@ beforeAll(async () => {
   world.orderCursors.push(
     firstPage.json<{ pagination: { next_cursor: string } }>().pagination.next_cursor,
   );
+  // Reviews by two customers (one of them hidden), for the back office's reviews.
+  const reviewer = await registerCustomer(t);
+  for (const [i, author] of [customer, reviewer].entries()) {
+    const review = await t.app.inject({
+      method: 'POST',
+      url: `/products/${activeProducts()[0]!.id}/reviews`,
+      headers: { authorization: `Bearer ${author.token}` },
+      payload: { rating: 4, title: 'Fuzzed', comment: 'A review for the fuzzer.' },
+    });
+    world.reviewIds.push(review.json<{ data: { review_id: number } }>().data.review_id);
+    if (i === 1)
+      await t.app.db.review.update({ where: { id: world.reviewIds[1] }, data: { hidden: true } });
+  }
+  // The first page of each keyset list, so that generated pages can follow its cursor.
+  for (const [operationId, url] of [
+    ['listAdminCustomers', '/admin/customers?limit=1'],
+    ['listAdminReviews', '/admin/reviews?limit=1'],
+    ['listAuditEntries', '/admin/audit?limit=1'],
+  ] as const) {
+    const page = await t.request({ method: 'GET', url });
+    world.listCursors[operationId] = [
+      page.json<{ pagination: { next_cursor: string } }>().pagination.next_cursor,
+    ];
+  }
   for (let i = 0; i < 8; i++) {
     const { account, setPassword } = await createStaff(t.app.db, null, {
       email: `fuzz-staff-${i}@example.com`,
@@ -161,7 +188,10 @@ const hint: Hint = (op, where) => {
     if (op.route.startsWith('/orders') || op.route.startsWith('/admin/orders')) {
       return oneOf(() => world.orderIds);
     }
-    if (op.route.startsWith('/customers')) return fc.constant(customer.id);
+    if (op.route.startsWith('/customers') || op.route.startsWith('/admin/customers')) {
+      return fc.constant(customer.id);
+    }
+    if (op.route.startsWith('/admin/reviews')) return oneOf(() => world.reviewIds);
     // Deletions take every other webhook, so the rest stay to be read, changed and pinged.
     if (op.operationId === 'retryWebhookDelivery') return fc.constant(world.webhookIds[0]);
     if (op.operationId === 'deleteWebhook') {
@@ -189,6 +219,19 @@ const hint: Hint = (op, where) => {
   }
   if (op.operationId === 'listAdminOrders' && where === 'query.cursor') {
     return oneOf(() => world.orderCursors);
+  }
+  if (where === 'query.cursor' && world.listCursors[op.operationId]) {
+    return oneOf(() => world.listCursors[op.operationId]!);
+  }
+  if (where === 'query.product_id') return oneOf(() => world.products.map((p) => p.id));
+  if (op.operationId === 'getSalesFigures' && (where === 'query.from' || where === 'query.to')) {
+    return fc.constantFrom('2026-01-01', '2026-03-29', '2026-10-25', '2026-12-31');
+  }
+  if (op.operationId === 'listAuditEntries' && where === 'query.resource') {
+    return fc.constantFrom('order', 'review', 'staff', 'api_key');
+  }
+  if (op.operationId === 'listAuditEntries' && where === 'query.id') {
+    return oneOf(() => [...world.orderIds, ...world.reviewIds].map(String));
   }
   if (where === 'path.deliveryId') return oneOf(() => world.deliveryIds);
   if (op.route.startsWith('/webhooks') && where === 'body.url') {

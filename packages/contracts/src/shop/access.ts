@@ -6,7 +6,10 @@ import { shopErrors } from './errors.js';
 import { DateTime, Email, Id, IdParamsSchema, Text } from './shared.js';
 import { shopTag } from './tags.js';
 
-/** What a secret key may be given; a staff role grants a fixed set of them (README "Access"). */
+/**
+ * What a secret key may be given; a staff role grants a fixed set of them (README "Access").
+ * `audit:read` (the audit, GET /admin/audit) is an admin's only.
+ */
 export const API_KEY_SCOPES = [
   'orders:read',
   'orders:write',
@@ -18,6 +21,7 @@ export const API_KEY_SCOPES = [
   'events:read',
   'staff:manage',
   'keys:manage',
+  'audit:read',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 

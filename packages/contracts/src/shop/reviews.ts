@@ -137,7 +137,7 @@ export const listProductReviewsOperation = {
   operationId: 'listProductReviews',
   summary: 'List reviews of an active product, with a summary',
   description:
-    'Paginated; `sort` is `newest` (default), `oldest` or `rating` (rating descending, then newest); `rating` filters to one rating. The summary covers all reviews of the product, not only the filtered page. ' +
+    'Paginated; `sort` is `newest` (default), `oldest` or `rating` (rating descending, then newest); `rating` filters to one rating. The summary covers all reviews of the product, not only the filtered page. Reviews hidden by staff are in neither. ' +
     'Private cache: a strong `ETag` and `Cache-Control: private, no-cache`; with `If-None-Match` an unchanged answer is `304` without a body.',
   params: IdParamsSchema,
   querystring: ReviewListQuerySchema,

@@ -4,10 +4,14 @@ import type { ShopConfig } from '../config.js';
 import { API_KEYS_TOPIC } from '../modules/api-keys/service.js';
 import { addressRoutes } from './addresses/index.js';
 import { apiKeyRoutes } from './admin/api-keys.js';
+import { auditRoutes } from './admin/audit.js';
 import { staffAuthRoutes } from './admin/auth.js';
 import { adminCategoryRoutes } from './admin/categories.js';
+import { adminCustomerRoutes } from './admin/customers.js';
 import { adminOrderRoutes } from './admin/orders.js';
 import { adminProductRoutes } from './admin/products.js';
+import { adminReviewRoutes } from './admin/reviews.js';
+import { adminSalesRoutes } from './admin/sales.js';
 import { staffRoutes } from './admin/staff.js';
 import { categoryRoutes } from './categories/index.js';
 import { customerRoutes } from './customers/index.js';
@@ -38,12 +42,17 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   await app.register(statsRoutes);
   await app.register(eventRoutes);
   await app.register(webhookRoutes, { webhooks: config.webhooks });
-  // The back office (`/admin/…`): staff sign-in, staff accounts, orders, catalogue, API keys.
+  // The back office (`/admin/…`): staff sign-in, staff accounts, orders, catalogue, customers,
+  // reviews, sales figures, the audit, API keys.
   await app.register(staffAuthRoutes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
   await app.register(staffRoutes);
   await app.register(adminOrderRoutes);
   await app.register(adminProductRoutes);
   await app.register(adminCategoryRoutes);
+  await app.register(adminCustomerRoutes);
+  await app.register(adminReviewRoutes);
+  await app.register(adminSalesRoutes, { timeZone: config.timeZone });
+  await app.register(auditRoutes);
   await app.register(apiKeyRoutes, {
     announceRevocation: () => shared.invalidation.publish(API_KEYS_TOPIC),
   });

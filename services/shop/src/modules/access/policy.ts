@@ -22,7 +22,8 @@ const DAILY_WORK: readonly ApiKeyScope[] = [
 
 /**
  * Whether a staff role opens an operation needing `scope`: an admin everything; staff the daily
- * work (not keys, staff, webhooks or the event feed); a viewer only the reads of the daily work.
+ * work (not keys, staff, webhooks, the event feed or the audit's `audit:read`); a viewer only the
+ * reads of the daily work (every GET, the review list's `reviews:moderate` included).
  */
 export function roleAllows(role: StaffRole, scope: ApiKeyScope, read: boolean): boolean {
   if (role === 'admin') return true;

@@ -28,9 +28,13 @@ export async function insertAuditEntry(db: Db | Tx, actor: Actor, change: AuditC
   });
 }
 
+/**
+ * Entries newest first (by id), of one kind of record and one record when given, before
+ * `beforeId`: the (resource, resource_id, id) and (resource, id) indexes, or the primary key.
+ */
 export const findAuditEntries = (
   db: Db,
-  filter: { resource?: string; resourceId?: string },
+  filter: { resource?: string | undefined; resourceId?: string | undefined },
   page: { limit: number; beforeId?: bigint },
 ) =>
   db.auditEntry.findMany({
@@ -42,3 +46,4 @@ export const findAuditEntries = (
     orderBy: { id: 'desc' },
     take: page.limit,
   });
+export type AuditEntryRecord = Awaited<ReturnType<typeof findAuditEntries>>[number];

@@ -36,11 +36,13 @@ const ORDER_BY: Record<ReviewListQuery['sort'], Prisma.Sql> = {
 };
 
 /**
- * A scalar subquery: one page of the reviews of the product whose id is `productId` (an outer
- * column), as a JSON array in page order. The reviewers are joined after the LIMIT, to the page
- * only. The time is sent as epoch milliseconds (the column's precision), whatever the session's
- * time zone. (Not as `to_char(…'HH24:MI:SS…')`: pgbench, which replays this SQL in the benchmark,
- * would take `:MI` in a literal for one of its variables.)
+ * A scalar subquery: one page of the visible reviews (not hidden by staff) of the product whose
+ * id is `productId` (an outer column), as a JSON array in page order. `NOT r.hidden` is the
+ * predicate of the partial indexes it reads (migration `*_review_moderation`). The reviewers are
+ * joined after the LIMIT, to the page only. The time is sent as epoch milliseconds (the column's
+ * precision), whatever the session's time zone. (Not as `to_char(…'HH24:MI:SS…')`: pgbench,
+ * which replays this SQL in the benchmark, would take `:MI` in a literal for one of its
+ * variables.)
  */
 export function reviewPageJson(productId: Prisma.Sql, page: ReviewPageSpec): Prisma.Sql {
   const orderBy = ORDER_BY[page.sort];
@@ -55,7 +57,7 @@ export function reviewPageJson(productId: Prisma.Sql, page: ReviewPageSpec): Pri
       FROM (SELECT r.id, r.product_id, r.customer_id, r.rating, r.title, r.comment,
                    r.helpful_count, r.created_at
               FROM reviews r
-             WHERE r.product_id = ${productId}
+             WHERE r.product_id = ${productId} AND NOT r.hidden
                    ${page.rating === undefined ? Prisma.empty : Prisma.sql`AND r.rating = ${page.rating}`}
              ORDER BY ${orderBy}
              LIMIT ${page.take} OFFSET ${page.skip}) r
@@ -68,8 +70,9 @@ export const reviewRows = (reviews: ReviewJson[]): ReviewRow[] =>
   reviews.map((review) => ({ ...review, createdAt: new Date(review.createdAt) }));
 
 /**
- * One page of an active product's reviews and its review counts per rating (all its reviews,
- * whatever the filter): one statement, one round trip, one snapshot. Null when the product is
+ * One page of an active product's visible reviews and their counts per rating (all its visible
+ * reviews, whatever the filter; hidden ones are in neither): one statement, one round trip, one
+ * snapshot, so the summary is exact whatever is written meanwhile. Null when the product is
  * unknown or inactive (no row).
  */
 export async function findReviewPage(
@@ -81,7 +84,8 @@ export async function findReviewPage(
     Array<{ counts: Record<string, number>; reviews: ReviewJson[] }>
   >`
     SELECT (SELECT coalesce(json_object_agg(g.rating, g.n), '{}'::json)
-              FROM (SELECT rating, count(*) AS n FROM reviews WHERE product_id = p.id
+              FROM (SELECT rating, count(*) AS n FROM reviews
+                     WHERE product_id = p.id AND NOT hidden
                      GROUP BY rating) g) AS counts,
            ${reviewPageJson(Prisma.sql`p.id`, page)} AS reviews
       FROM products p
