@@ -69,6 +69,10 @@ let webhookId: number;
 let admin: SignedInStaffMember;
 let clerk: SignedInStaffMember;
 let changingPassword: SignedInStaffMember;
+/** The back office's own category and product, which its writes change (the orders use Dog bowl). */
+let attackCategoryId: number;
+let attackProductId: number;
+let bobReviewId: number;
 
 beforeAll(async () => {
   // No delivery worker: the webhooks registered here (public addresses) are never sent to.
@@ -91,6 +95,31 @@ beforeAll(async () => {
   admin = await staffMember(t, 'admin');
   clerk = await staffMember(t, 'staff');
   changingPassword = await staffMember(t, 'viewer');
+  const asAdmin = { headers: bearer(admin.token) };
+  attackCategoryId = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/admin/categories',
+      ...asAdmin,
+      payload: { name: 'Attack goods' },
+    })
+  ).json().data.id;
+  attackProductId = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/admin/products',
+      ...asAdmin,
+      payload: { name: 'Attack lead', price: 5, category_id: attackCategoryId, stock: 3 },
+    })
+  ).json().data.id;
+  bobReviewId = (
+    await t.app.inject({
+      method: 'POST',
+      url: `/products/${ids.productId('Dog bowl')}/reviews`,
+      headers: { 'x-api-key': TEST_API_KEY, ...bearer(bob.token) },
+      payload: { rating: 2, title: 'Too light', comment: 'Tips over when the dog pushes it.' },
+    })
+  ).json().data.review_id;
 });
 afterAll(() => t?.close());
 
@@ -270,6 +299,42 @@ function writeRequests(): Record<
       url: '/admin/api-keys',
       headers: bearer(admin.token),
       body: { type: 'secret', title: 'ERP', scopes: ['orders:read'] },
+    },
+    createProduct: {
+      method: 'POST',
+      url: '/admin/products',
+      headers: bearer(clerk.token),
+      body: { name: 'Lead', description: 'Orange', price: 12.5, category_id: attackCategoryId },
+    },
+    updateProduct: {
+      method: 'PATCH',
+      url: `/admin/products/${attackProductId}`,
+      headers: bearer(clerk.token),
+      body: { name: 'Attack lead', description: 'Orange' },
+    },
+    adjustStock: {
+      method: 'POST',
+      url: `/admin/products/${attackProductId}/stock`,
+      headers: bearer(clerk.token),
+      body: { delta: 1, reason: 'delivery' },
+    },
+    createCategory: {
+      method: 'POST',
+      url: '/admin/categories',
+      headers: bearer(clerk.token),
+      body: { name: 'Harnesses', description: 'For tracking dogs' },
+    },
+    updateCategory: {
+      method: 'PATCH',
+      url: `/admin/categories/${attackCategoryId}`,
+      headers: bearer(clerk.token),
+      body: { description: 'For the attacks' },
+    },
+    moderateReview: {
+      method: 'PATCH',
+      url: `/admin/reviews/${bobReviewId}`,
+      headers: bearer(clerk.token),
+      body: { hidden: true },
     },
   };
 }
@@ -549,7 +614,10 @@ const SQL_EMAILS = ["o'brien'--@example.com", "x'or'1'='1@example.com"];
 describe('injection', () => {
   it('treats SQL metacharacters in every string parameter as text: no 5xx, nothing delayed, stored verbatim', async () => {
     const requests = writeRequests();
-    const productsBefore = await t.app.db.product.count();
+    // The back office's writes add products to their own category only.
+    const outsideAttackGoods = () =>
+      t.app.db.product.count({ where: { categoryId: { not: attackCategoryId } } });
+    const productsBefore = await outsideAttackGoods();
     let attempts = 0;
     let echoed = 0;
     let slowest = 0;
@@ -599,7 +667,7 @@ describe('injection', () => {
     expect(attempts).toBeGreaterThan(150);
     expect(echoed).toBeGreaterThan(20);
     expect(slowest).toBeLessThan(2_500); // an injected pg_sleep(3) would show here
-    expect(await t.app.db.product.count()).toBe(productsBefore);
+    expect(await outsideAttackGoods()).toBe(productsBefore);
     // Stored exactly as sent: one order and one account per payload.
     const orders = await t.app.db.order.findMany({ where: { customerName: { in: SQL } } });
     expect(orders.map((o) => o.customerName).sort()).toEqual([...SQL].sort());

@@ -61,6 +61,8 @@ const world = {
   apiKeyIds: [] as number[],
   /** Cursors the order list gave, so that generated pages can follow one. */
   orderCursors: [] as string[],
+  /** Products the back office's operations change (price, stock, active), never the ones ordered. */
+  backOfficeProductIds: [] as number[],
   /** Reviews, for the back office's moderation, and the cursors of its other lists. */
   reviewIds: [] as number[],
   listCursors: {} as Record<string, string[]>,
@@ -81,6 +83,17 @@ beforeAll(async () => {
     active: p.active,
   }));
   world.categoryIds = (await t.app.db.category.findMany({ select: { id: true } })).map((c) => c.id);
+  for (let i = 0; i < 3; i++) {
+    const made = await t.app.db.product.create({
+      data: {
+        name: `Back office ${i}`,
+        price: '5.00',
+        stock: 10,
+        categoryId: world.categoryIds[0]!,
+      },
+    });
+    world.backOfficeProductIds.push(made.id);
+  }
   customer = await registerCustomer(t, { password: 'fuzzing password 1' });
   // A webhook with a delivery (a ping), for the operations on a delivery.
   const hook = await t.request({
@@ -181,9 +194,8 @@ const oneOf = <T>(list: () => T[]) =>
 /** Known ids and consistent records, so that valid requests get past "not found" to the work. */
 const hint: Hint = (op, where) => {
   if (where === 'path.id') {
-    if (op.route.startsWith('/products') || op.route.startsWith('/admin/products')) {
-      return oneOf(() => world.products.map((p) => p.id));
-    }
+    if (op.route.startsWith('/products')) return oneOf(() => world.products.map((p) => p.id));
+    if (op.route.startsWith('/admin/products')) return oneOf(() => world.backOfficeProductIds);
     if (op.route.startsWith('/admin/categories')) return oneOf(() => world.categoryIds);
     if (op.route.startsWith('/orders') || op.route.startsWith('/admin/orders')) {
       return oneOf(() => world.orderIds);

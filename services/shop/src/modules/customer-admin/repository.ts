@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
-import type { ListPosition } from '../../domain/list-cursor.js';
+import type { CreatedPosition } from '../../domain/keyset.js';
 import { likeLiteral } from '../../domain/text.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { addressOrder } from '../addresses/repository.js';
@@ -29,7 +29,7 @@ export function findCustomerPage(
   db: Db,
   q: string | undefined,
   take: number,
-  after?: ListPosition,
+  after?: CreatedPosition,
 ): Promise<AdminCustomerRow[]> {
   const conditions = [
     ...(q === undefined ? [] : [searchSql(q)]),

@@ -6,11 +6,11 @@ import {
 } from '@dogshop/contracts/shop';
 import { notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
-import { listCursor } from '../../domain/list-cursor.js';
+import { createdKeyset } from '../../domain/keyset.js';
 import { toAdminCustomer, toAdminCustomerDetail } from './mapper.js';
 import { countCustomers, findCustomerForAdmin, findCustomerPage } from './repository.js';
 
-const cursor = listCursor('customers');
+const cursor = createdKeyset('customers');
 
 /**
  * A page of customers, newest first, the next page's cursor, and the exact total of `q`

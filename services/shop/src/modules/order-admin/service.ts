@@ -8,7 +8,7 @@ import type {
 } from '@dogshop/contracts/shop';
 import { notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
-import { decodeKeyset, encodeKeyset, KEYSET_VALUE } from '../../domain/keyset.js';
+import { decodeKeyset, encodeKeyset, KEYSET_VALUE, type KeysetValue } from '../../domain/keyset.js';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditEntry } from '../audit/repository.js';
 import { setOrderStatus } from '../orders/service.js';
@@ -37,7 +37,7 @@ export const filterOf = (query: {
 });
 
 /** What each sort's cursor value looks like (a time, or an amount). */
-const POSITION_VALUE: Record<AdminOrderSort, RegExp> = {
+const POSITION_VALUE: Record<AdminOrderSort, KeysetValue> = {
   '-created_at': KEYSET_VALUE.timestamp,
   created_at: KEYSET_VALUE.timestamp,
   '-total_amount': KEYSET_VALUE.amount,
@@ -55,7 +55,7 @@ export async function listAdminOrders(
   const after =
     query.cursor === undefined
       ? undefined
-      : decodeKeyset(query.sort, query.cursor, POSITION_VALUE[query.sort]);
+      : decodeKeyset(`orders sort=${query.sort}`, query.cursor, POSITION_VALUE[query.sort]);
   const [rows, total] = await Promise.all([
     findOrderPage(db, filter, query.sort, query.limit + 1, after),
     countOrders(db, filter),
@@ -66,7 +66,7 @@ export async function listAdminOrders(
     orders: shown.map(toAdminOrder),
     nextCursor:
       rows.length > query.limit && last
-        ? encodeKeyset(query.sort, { value: last.position, id: last.id })
+        ? encodeKeyset(`orders sort=${query.sort}`, { value: last.position, id: last.id })
         : null,
     total,
   };

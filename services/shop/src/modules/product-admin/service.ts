@@ -13,7 +13,7 @@ import { productCreatedEvent, productUpdatedEvent } from '../events/builders.js'
 import { insertEvents } from '../events/repository.js';
 import { writeEvents } from '../events/service.js';
 import { isUniqueViolation } from '../../db/prisma-errors.js';
-import { decodeKeyset, encodeKeyset, KEYSET_VALUE } from '../../domain/keyset.js';
+import { decodeKeyset, encodeKeyset, KEYSET_VALUE, type KeysetValue } from '../../domain/keyset.js';
 import { centsText } from '../../domain/money.js';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditEntry } from '../audit/repository.js';
@@ -45,7 +45,7 @@ export const filterOf = (query: {
 });
 
 /** What each sort's cursor value looks like. */
-const POSITION_VALUE: Record<AdminProductSort, RegExp> = {
+const POSITION_VALUE: Record<AdminProductSort, KeysetValue> = {
   '-created_at': KEYSET_VALUE.timestamp,
   name: KEYSET_VALUE.text,
   stock: KEYSET_VALUE.integer,
@@ -62,7 +62,7 @@ export async function listAdminProducts(
   const after =
     query.cursor === undefined
       ? undefined
-      : decodeKeyset(query.sort, query.cursor, POSITION_VALUE[query.sort]);
+      : decodeKeyset(`products sort=${query.sort}`, query.cursor, POSITION_VALUE[query.sort]);
   const [rows, total] = await Promise.all([
     findProductPage(db, filter, query.sort, query.limit + 1, after),
     countProducts(db, filter),
@@ -73,7 +73,7 @@ export async function listAdminProducts(
     products: shown.map(toAdminProduct),
     nextCursor:
       rows.length > query.limit && last
-        ? encodeKeyset(query.sort, { value: last.position, id: last.id })
+        ? encodeKeyset(`products sort=${query.sort}`, { value: last.position, id: last.id })
         : null,
     total,
   };

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../db/client.js';
-import type { ListPosition } from '../../domain/list-cursor.js';
+import type { CreatedPosition } from '../../domain/keyset.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 /** A review as the back office shows it: the public fields, its product's name, its state. */
@@ -36,7 +36,7 @@ export function findReviewPage(
   db: Db,
   filter: ReviewFilter,
   take: number,
-  after?: ListPosition,
+  after?: CreatedPosition,
 ): Promise<AdminReviewRow[]> {
   const conditions: Prisma.Sql[] = [];
   if (filter.productId !== undefined)

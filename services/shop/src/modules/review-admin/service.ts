@@ -1,13 +1,13 @@
 import type { AdminReview, AdminReviewListQuery } from '@dogshop/contracts/shop';
 import { notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
-import { listCursor } from '../../domain/list-cursor.js';
+import { createdKeyset } from '../../domain/keyset.js';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditEntry } from '../audit/repository.js';
 import { toAdminReview } from './mapper.js';
 import { findReviewForUpdate, findReviewPage, setReviewHidden } from './repository.js';
 
-const cursor = listCursor('reviews');
+const cursor = createdKeyset('reviews');
 
 /** A page of reviews of every product, hidden ones too, newest first, and the next cursor. */
 export async function listAdminReviews(

@@ -1,6 +1,7 @@
 import type { AdjustStockBody, StockMovement } from '@dogshop/contracts/shop';
 import { badRequest, conflict, notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
+import { idKeyset } from '../../domain/keyset.js';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditEntry } from '../audit/repository.js';
 import { productBackInStockEvent, productOutOfStockEvent } from '../events/builders.js';
@@ -83,12 +84,14 @@ export async function adjustStock(
 }
 
 /** A product's movements, newest first, page by page (the cursor is the last movement's id). */
+const movementCursor = idKeyset('stock movements');
+
 export async function listStockMovements(
   db: Db,
   productId: number,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ movements: StockMovement[]; nextCursor: string | null }> {
-  const before = page.cursor === undefined ? undefined : decodeMovementCursor(page.cursor);
+  const before = page.cursor === undefined ? undefined : movementCursor.decode(page.cursor);
   const [exists, rows] = await Promise.all([
     productExists(db, productId),
     findMovementPage(db, productId, page.limit + 1, before),
@@ -97,13 +100,6 @@ export async function listStockMovements(
   const shown = rows.slice(0, page.limit);
   return {
     movements: shown.map(toStockMovement),
-    nextCursor: rows.length > page.limit ? String(shown.at(-1)!.id) : null,
+    nextCursor: rows.length > page.limit ? movementCursor.encode(shown.at(-1)!.id) : null,
   };
-}
-
-function decodeMovementCursor(cursor: string): bigint {
-  if (!/^[1-9]\d{0,18}$/.test(cursor)) {
-    throw badRequest('querystring.cursor is not a cursor this list gave');
-  }
-  return BigInt(cursor);
 }
