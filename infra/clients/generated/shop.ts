@@ -401,9 +401,9 @@ export interface paths {
         };
         /**
          * Export products as CSV
-         * @description Every product of the filter (the list’s filters), by id, streamed: `text/csv` with a UTF-8
-         *     byte-order mark, RFC 4180 quoting, and text cells starting with `=`, `+`, `-`, `@`, tab or
-         *     carriage return neutralised against formula injection. Columns: id, name, description, price, category_id, category_name, stock, active.
+         * @description Every product of the filter (the list’s filters), by id, streamed: `text/csv` with a
+         *     UTF-8 byte-order mark, RFC 4180 quoting, and text cells starting with `=`, `+`, `-`, `@`, tab
+         *     or carriage return neutralised against formula injection. Columns: id, name, description, price, category_id, category_name, stock, active.
          *     The import takes this file back.
          *
          *     **Access:** a secret key with the scope `catalogue:write`, or a staff token of the role admin or staff or viewer. A publishable key is refused (403).
@@ -6311,6 +6311,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id,name,description,price,category_id,category_name,stock,active
+                     *     12,Tracking lead 10 m,"Biothane blood-tracking lead, orange",39.90,3,Leads & collars,40,true
+                     */
                     "text/csv": string;
                 };
             };

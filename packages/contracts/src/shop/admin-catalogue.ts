@@ -4,11 +4,20 @@
 import { Type, type Static } from 'typebox';
 import { DataEnvelope, documented } from '../common.js';
 import { ActorSchema } from './access.js';
-import { categoryExamples } from './categories.js';
+import { CategorySchema, categoryExamples } from './categories.js';
 import { shopErrors } from './errors.js';
 import { CursorPageSchema, cursorQuery } from './orders.js';
-import { productExample } from './products.js';
-import { DateTime, Id, IdParamsSchema, Money, Text } from './shared.js';
+import { ProductSchema, productExample } from './products.js';
+import {
+  DateTime,
+  Id,
+  IdParamsSchema,
+  Money,
+  Text,
+  csvDownload,
+  csvExportDescription,
+  csvExportQuery,
+} from './shared.js';
 import { shopTag } from './tags.js';
 
 const Name = () => Text(300);
@@ -18,15 +27,8 @@ const Stock = (description?: string) =>
 
 export const AdminProductSchema = Type.Object(
   {
-    id: Id(),
-    name: Type.String(),
-    description: Type.String(),
-    price: Money(),
-    category_id: Id(),
-    category_name: Type.String(),
-    stock: Type.Integer({ minimum: 0 }),
+    ...ProductSchema.properties,
     active: Type.Boolean({ description: 'Inactive products are hidden from the storefront' }),
-    created_at: DateTime(),
     updated_at: DateTime(),
   },
   { $id: 'AdminProduct', title: 'AdminProduct', additionalProperties: false },
@@ -233,16 +235,7 @@ export const PRODUCT_IMPORT_MAX_ROWS = 50_000;
 export const AdminProductExportQuerySchema = Type.Object(
   {
     ...productFilters,
-    format: Type.Literal('csv', {
-      default: 'csv',
-      description: 'The file format: CSV',
-      examples: ['csv'],
-    }),
-    delimiter: Type.Enum(['comma', 'semicolon'], {
-      default: 'comma',
-      description: 'semicolon for spreadsheet locales that expect it',
-      examples: ['semicolon'],
-    }),
+    ...csvExportQuery(),
   },
   { additionalProperties: false },
 );
@@ -330,12 +323,7 @@ export const ProductImportRefusedSchema = Type.Object(
 
 export const AdminCategorySchema = Type.Object(
   {
-    id: Id(),
-    name: Type.String(),
-    description: Type.String(),
-    parent_id: Type.Union([Id(), Type.Null()]),
-    sort_order: Type.Integer(),
-    active: Type.Boolean(),
+    ...CategorySchema.properties,
     product_count: Type.Integer({ minimum: 0, description: 'Its own products, inactive ones too' }),
     active_product_count: Type.Integer({ minimum: 0, description: 'Its own active products' }),
   },
@@ -551,28 +539,15 @@ export const exportAdminProductsOperation = {
   tags: shopTag('Back office'),
   operationId: 'exportAdminProducts',
   summary: 'Export products as CSV',
-  description: [
-    'Every product of the filter (the list’s filters), by id, streamed: `text/csv` with a UTF-8',
-    'byte-order mark, RFC 4180 quoting, and text cells starting with `=`, `+`, `-`, `@`, tab or',
-    `carriage return neutralised against formula injection. Columns: ${PRODUCT_CSV_COLUMNS.join(', ')}.`,
-    'The import takes this file back.',
-  ].join('\n'),
+  description: `${csvExportDescription('product', 'by id', PRODUCT_CSV_COLUMNS)}\nThe import takes this file back.`,
   querystring: AdminProductExportQuerySchema,
   response: {
-    200: {
-      description: 'The CSV file, a download',
-      headers: {
-        'content-disposition': {
-          type: 'string',
-          description: '`attachment; filename="products-YYYY-MM-DD.csv"`',
-        },
-      },
-      content: {
-        'text/csv': {
-          schema: { type: 'string', examples: [`\ufeff${PRODUCT_CSV_COLUMNS.join(',')}\r\n`] },
-        },
-      },
-    },
+    200: csvDownload(
+      'products',
+      'product',
+      PRODUCT_CSV_COLUMNS,
+      '12,Tracking lead 10 m,"Biothane blood-tracking lead, orange",39.90,3,Leads & collars,40,true',
+    ),
     ...shopErrors(),
   },
 };

@@ -11,7 +11,16 @@ import {
   cursorQuery,
   orderDetailExample,
 } from './orders.js';
-import { DateTime, Id, IdParamsSchema, Money, Text } from './shared.js';
+import {
+  DateTime,
+  Id,
+  IdParamsSchema,
+  Money,
+  Text,
+  csvDownload,
+  csvExportDescription,
+  csvExportQuery,
+} from './shared.js';
 import { shopTag } from './tags.js';
 
 export const AdminOrderSchema = Type.Object(
@@ -127,16 +136,7 @@ export type AdminOrderListQuery = Static<typeof AdminOrderListQuerySchema>;
 export const AdminOrderExportQuerySchema = Type.Object(
   {
     ...orderFilters,
-    format: Type.Literal('csv', {
-      default: 'csv',
-      description: 'The file format: CSV',
-      examples: ['csv'],
-    }),
-    delimiter: Type.Enum(['comma', 'semicolon'], {
-      default: 'comma',
-      description: 'semicolon for spreadsheet locales that expect it',
-      examples: ['semicolon'],
-    }),
+    ...csvExportQuery(),
   },
   { additionalProperties: false },
 );
@@ -318,31 +318,14 @@ export const exportAdminOrdersOperation = {
   tags: shopTag('Back office'),
   operationId: 'exportAdminOrders',
   summary: 'Export orders as CSV',
-  description: [
-    'Every order of the filter (the list’s filters), newest first, streamed: `text/csv` with a',
-    'UTF-8 byte-order mark, RFC 4180 quoting, and text cells starting with `=`, `+`, `-`, `@`, tab',
-    `or carriage return neutralised against formula injection. Columns: ${ADMIN_ORDER_EXPORT_COLUMNS.join(', ')}.`,
-  ].join('\n'),
+  description: csvExportDescription('order', 'newest first', ADMIN_ORDER_EXPORT_COLUMNS),
   querystring: AdminOrderExportQuerySchema,
   response: {
-    200: {
-      description: 'The CSV file, a download',
-      headers: {
-        'content-disposition': {
-          type: 'string',
-          description: '`attachment; filename="orders-YYYY-MM-DD.csv"`',
-        },
-      },
-      content: {
-        'text/csv': {
-          schema: {
-            type: 'string',
-            contentMediaType: 'text/csv',
-            description: `UTF-8 with a byte-order mark, a header row \`${ADMIN_ORDER_EXPORT_COLUMNS.join(',')}\` and a row per order, CRLF line ends`,
-          },
-          example: `\ufeff${ADMIN_ORDER_EXPORT_COLUMNS.join(',')}\r\n1001,2026-03-20T14:02:11.000Z,confirmed,Jana Johannsen,jana.johannsen@example.com,+49 4131 123456,,79.8,2\r\n`,
-        },
-      },
-    },
+    200: csvDownload(
+      'orders',
+      'order',
+      ADMIN_ORDER_EXPORT_COLUMNS,
+      '1001,2026-03-20T14:02:11.000Z,confirmed,Jana Johannsen,jana.johannsen@example.com,+49 4131 123456,,79.8,2',
+    ),
   },
 };
