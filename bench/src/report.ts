@@ -1,4 +1,5 @@
 // Renders a run's results as Markdown (the JSON twin is the Report object itself).
+import { backOfficeNotes } from './benchmarks/back-office-benchmarks.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
@@ -285,6 +286,7 @@ export function renderMarkdown(report: Report): string {
     }
   }
   if (report.webhooks) lines.push(...webhookNotes(report.webhooks));
+  if (report.backOffice) lines.push(...backOfficeNotes(report.backOffice));
   if (report.exports?.length) {
     lines.push('### B7 — CSV export', '');
     for (const e of report.exports) {

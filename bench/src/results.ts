@@ -1,4 +1,5 @@
 // What a run produces: the JSON twin of the Markdown report is exactly this structure.
+import type { BackOfficeRun } from './benchmarks/back-office-benchmarks.js';
 import type { Figure } from './stats.js';
 
 export interface Side {
@@ -284,6 +285,7 @@ export interface Report {
   webhooks?: WebhookRun;
   pages?: PagesRun;
   loadTests?: LoadTestRun[];
+  backOffice?: BackOfficeRun;
   noise: string[];
   notes: string[];
 }

@@ -18,6 +18,7 @@ import { DB_CONNECTIONS, measureRoute, type RouteBench } from './benchmarks/shop
 import { shopHeaders } from './benchmarks/shop-sql.js';
 import { exportBench, publicListBench } from './benchmarks/handler-benchmarks.js';
 import { pagesBench } from './benchmarks/page-benchmarks.js';
+import { backOfficeBench } from './benchmarks/back-office-benchmarks.js';
 import { LOAD_TESTS, runLoadTest, wantsLoadTest } from './benchmarks/load-tests.js';
 import { peerRuns } from './benchmarks/peer-benchmarks.js';
 import { W1_CONNECTIONS, W1_SHOP_ENV, webhookBench } from './benchmarks/webhook-benchmarks.js';
@@ -231,6 +232,15 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
   if (scaling) ctx.report.scaling = scalingRows;
 }
 
+/** A1, A2: the back office's order list at 10,000 and 1,000,000 orders; stock beside orders. */
+async function backOfficeRuns(ctx: Context, errors: string[]): Promise<void> {
+  const which = { a1: wants(ctx.options, 'A1'), a2: wants(ctx.options, 'A2') };
+  if (!which.a1 && !which.a2) return;
+  await guard(errors, 'A1/A2', async () => {
+    ctx.report.backOffice = await backOfficeBench(ctx, which);
+  });
+}
+
 /** W1: its own copy of the main catalogue and its own shop (loopback webhook targets allowed). */
 async function webhookRuns(ctx: Context, errors: string[]): Promise<void> {
   const { options } = ctx;
@@ -414,6 +424,7 @@ export async function main(
     report.postgres = settings;
     const ctx: Context = { options, pg, log, report };
     await shopRuns(ctx, errors);
+    await backOfficeRuns(ctx, errors);
     await webhookRuns(ctx, errors);
     await handlerRuns(ctx, errors);
     await pageRuns(ctx, errors);

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from './support/app.js';
 import { expectShopError } from './support/contract.js';
 import { bearer } from './support/customers.js';
 import { addProduct, orderBody, stockOf } from './support/orders.js';
+import { foldOrderStatusCounts } from '../src/modules/order-admin/service.js';
 import { staffMember, type SignedInStaffMember } from './support/staff.js';
 
 let t: TestApp;
@@ -80,6 +81,9 @@ describe('the order list', () => {
     expect(await find('2223334')).toEqual([placed.otto]);
     expect(await find('%')).toEqual([]);
     expect(await find('example.')).toHaveLength(3);
+    // A whole address finds that address's orders (case ignored), not the ones containing it.
+    expect(await find('Jana.Johannsen@Example.com')).toEqual([placed.jana]);
+    expect(await find('a.johannsen@example.com')).toEqual([]);
   });
 
   it('filters by several statuses and a time range', async () => {
@@ -198,5 +202,50 @@ describe('the export', () => {
     );
     expect(semicolon.body.split('\r\n')).toHaveLength(2);
     expect(semicolon.body).toContain(`${placed.otto};`);
+  });
+});
+
+// Last: it places an order of its own, which the tests above do not expect.
+describe('the totals by status', () => {
+  it('keeps the totals by status exact through status changes, and folds the counts of backends that are gone', async () => {
+    const counted = async () =>
+      Object.fromEntries(
+        (
+          await t.app.db.$queryRaw<Array<{ status: string; n: number }>>`
+            SELECT status::text, count(*)::int AS n FROM orders GROUP BY status`
+        ).map((r) => [r.status, r.n]),
+      );
+    const totalOf = async (query: string) =>
+      (await get(`/admin/orders?${query}`)).json<{ pagination: { total: number } }>().pagination
+        .total;
+    const extra = await t.request({
+      method: 'POST',
+      url: '/orders',
+      payload: orderBody([{ product_id: productId, quantity: 1, price: 10 }]),
+    });
+    const id = extra.json().data.order_id as number;
+    await t.app.inject({
+      method: 'POST',
+      url: `/admin/orders/${id}/status`,
+      headers: bearer(clerk.token),
+      payload: { status: 'confirmed' },
+    });
+    const real = await counted();
+    for (const status of ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled']) {
+      expect(await totalOf(`status=${status}`)).toBe(real[status] ?? 0);
+    }
+    expect(await totalOf('status=pending&status=confirmed')).toBe(
+      (real.pending ?? 0) + (real.confirmed ?? 0),
+    );
+    // Rows of a backend that is gone (no process has this id) are folded into backend 0.
+    await t.app.db.$executeRaw`
+      INSERT INTO order_status_counts (status, backend, orders) VALUES ('shipped', 2147483000, 2),
+             ('shipped', 2147483001, -2)`;
+    expect(await foldOrderStatusCounts(t.app.db)).toBeGreaterThanOrEqual(1);
+    const left = await t.app.db.$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM order_status_counts WHERE backend >= 2147483000`;
+    expect(left[0]!.n).toBe(0);
+    expect(await totalOf('status=shipped')).toBe(real.shipped ?? 0);
+    expect(await totalOf('')).toBe(Object.values(real).reduce((a, b) => a + b, 0));
   });
 });

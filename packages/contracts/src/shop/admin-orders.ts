@@ -113,7 +113,7 @@ const orderFilters = {
       minLength: 1,
       maxLength: 200,
       description:
-        'An order number, or a part of the customer’s e-mail address, name or phone number (case ignored)',
+        'An order number, a whole e-mail address (that address’s orders), or a part of the customer’s e-mail address, name or phone number (case ignored)',
       examples: ['johannsen'],
     }),
   ),

@@ -30,8 +30,17 @@ export interface AdminOrderRow {
 const MAX_ID = 2_147_483_647;
 
 /**
- * The filter as SQL on `orders o`: statuses, a time range, and `q` as the order's number or a
- * part of the customer's name, e-mail or phone (`search_text`, lower-cased, one trigram index).
+ * A whole e-mail address: `q` then finds the orders of that address, case ignored, through the
+ * `lower(customer_email)` index. Searching it as a part of `search_text` would find the same
+ * orders (and those of a longer address containing it) but scans the trigram index's longest
+ * lists: every address shares its domain's trigrams (1.3 s at a million orders of one domain).
+ */
+const WHOLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The filter as SQL on `orders o`: statuses, a time range, and `q` as the order's number, a whole
+ * e-mail address, or a part of the customer's name, e-mail or phone (`search_text`, lower-cased,
+ * one trigram index).
  */
 function whereSql(filter: OrderFilter): Prisma.Sql {
   const conditions: Prisma.Sql[] = [];
@@ -40,7 +49,9 @@ function whereSql(filter: OrderFilter): Prisma.Sql {
   }
   if (filter.createdFrom) conditions.push(Prisma.sql`o.created_at >= ${filter.createdFrom}`);
   if (filter.createdTo) conditions.push(Prisma.sql`o.created_at < ${filter.createdTo}`);
-  if (filter.q !== undefined) {
+  if (filter.q !== undefined && WHOLE_EMAIL.test(filter.q)) {
+    conditions.push(Prisma.sql`lower(o.customer_email) = lower(${filter.q})`);
+  } else if (filter.q !== undefined) {
     const text = Prisma.sql`o.search_text LIKE lower(${`%${likeLiteral(filter.q)}%`})`;
     const number = /^\d{1,10}$/.test(filter.q) ? Number(filter.q) : 0;
     conditions.push(
@@ -98,11 +109,39 @@ export function findOrderPage(
      LIMIT ${take}`;
 }
 
-/** The exact number of orders matching the filter. */
+/**
+ * The exact number of orders matching the filter. By status alone (or no filter) it is a sum of
+ * the kept counts (`order_status_counts`, migration `*_order_status_counts`), whatever the number
+ * of orders; with a time range or `q`, a count of the matches through the same indexes as the page.
+ */
 export async function countOrders(db: Db, filter: OrderFilter): Promise<number> {
-  const [row] = await db.$queryRaw<Array<{ total: number }>>`
-    SELECT count(*)::int AS total FROM orders o ${whereSql(filter)}`;
+  const [row] =
+    filter.createdFrom === undefined && filter.createdTo === undefined && filter.q === undefined
+      ? await db.$queryRaw<Array<{ total: number }>>`
+          SELECT coalesce(sum(c.orders), 0)::int AS total FROM order_status_counts c
+           ${filter.statuses?.length ? Prisma.sql`WHERE c.status = ANY(${filter.statuses}::order_status[])` : Prisma.empty}`
+      : await db.$queryRaw<Array<{ total: number }>>`
+          SELECT count(*)::int AS total FROM orders o ${whereSql(filter)}`;
   return row?.total ?? 0;
+}
+
+/**
+ * Moves the kept counts of database backends that are gone (each writer adds to a row of its own)
+ * into backend 0, so that the rows stay as many as the live backends. A backend whose rows are
+ * moved is gone and writes no more; a new one with the same process id makes a new row.
+ */
+export async function foldOrderStatusCounts(db: Db): Promise<number> {
+  return db.$executeRaw`
+    WITH gone AS (
+      DELETE FROM order_status_counts c
+       WHERE c.backend <> 0
+         AND NOT EXISTS (SELECT FROM pg_stat_activity a WHERE a.pid = c.backend)
+      RETURNING c.status, c.orders
+    )
+    INSERT INTO order_status_counts (status, backend, orders)
+    SELECT status, 0, sum(orders) FROM gone GROUP BY status
+    ON CONFLICT (status, backend)
+    DO UPDATE SET orders = order_status_counts.orders + EXCLUDED.orders`;
 }
 
 /** The filter's orders newest first, `batch` at a time (keyset), for a streamed export. */

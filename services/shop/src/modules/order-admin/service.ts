@@ -23,6 +23,8 @@ import {
   type OrderFilter,
 } from './repository.js';
 
+export { foldOrderStatusCounts } from './repository.js';
+
 /** The list's and the export's query parameters as a filter. */
 export const filterOf = (query: {
   status?: OrderStatus[] | undefined;

@@ -1,6 +1,7 @@
 import type { WebhookConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { deleteExpiredEvents, sequenceCommittedEvents } from '../events/service.js';
+import { foldOrderStatusCounts } from '../order-admin/service.js';
 import { NumberingPace, retryDelayMs, SEQUENCE_AGAIN_MS } from './backoff.js';
 import { Loop } from './loop.js';
 import {
@@ -235,5 +236,7 @@ export class DeliveryWorker {
     if (Date.now() - this.lastRetention < RETENTION_EVERY_MS) return;
     this.lastRetention = Date.now();
     await deleteExpiredEvents(this.db, this.config.eventRetentionDays);
+    // The same housekeeping turn: the kept order counts of backends that are gone, folded.
+    await foldOrderStatusCounts(this.db);
   }
 }
