@@ -3328,7 +3328,7 @@ export interface components {
             reason: string | null;
             /** @description The order of an `order` or `cancellation` movement */
             order_id: number | null;
-            /** @description Who made it; null for an order’s movement (`order_id` names it), the CLI’s import and the opening stock */
+            /** @description Who made it: for an order, its customer (null for a guest’s order); null for the CLI’s import and the opening stock */
             actor: components["schemas"]["Actor"] | null;
         };
         StockMovementListResponse: {
@@ -5647,7 +5647,7 @@ export interface operations {
                  */
                 created_to?: string;
                 /**
-                 * @description An order number, or a part of the customer’s e-mail address, name or phone number (case ignored)
+                 * @description An order number, a whole e-mail address (that address’s orders), or a part of the customer’s e-mail address, name or phone number (case ignored)
                  * @example johannsen
                  */
                 q?: string;
@@ -5825,7 +5825,7 @@ export interface operations {
                  */
                 created_to?: string;
                 /**
-                 * @description An order number, or a part of the customer’s e-mail address, name or phone number (case ignored)
+                 * @description An order number, a whole e-mail address (that address’s orders), or a part of the customer’s e-mail address, name or phone number (case ignored)
                  * @example johannsen
                  */
                 q?: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseString } from 'fast-csv';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectShopError } from './support/contract.js';
-import { bearer } from './support/customers.js';
+import { bearer, registerCustomer } from './support/customers.js';
 import { staffMember, type SignedInStaffMember } from './support/staff.js';
 
 let t: TestApp;
@@ -226,6 +226,33 @@ describe('stock', () => {
       before: { stock: 2 },
       after: { stock: 7, reason: 'stocktake' },
     });
+  });
+
+  it('names the customer of an order as its movement’s actor, and nobody for a guest', async () => {
+    const p = await create({ name: 'Ordered lead', price: 10, stock: 5 });
+    const buyer = await registerCustomer(t);
+    const line = [{ product_id: p.id, product_name: 'Ordered lead', quantity: 1, price: 10 }];
+    const signedIn = await t.request({
+      method: 'POST',
+      url: '/orders',
+      headers: bearer(buyer.token),
+      payload: { customer_name: 'Ann Buyer', customer_email: buyer.email, items: line },
+    });
+    expect(signedIn.statusCode).toBe(201);
+    const guest = await t.request({
+      method: 'POST',
+      url: '/orders',
+      payload: { customer_name: 'A Guest', customer_email: 'guest@example.com', items: line },
+    });
+    expect(guest.statusCode).toBe(201);
+    const [fromGuest, fromBuyer] = await movements(p.id);
+    expect(fromBuyer).toMatchObject({
+      kind: 'order',
+      delta: -1,
+      stock: 4,
+      actor: { type: 'customer', id: buyer.id, name: buyer.email },
+    });
+    expect(fromGuest).toMatchObject({ kind: 'order', delta: -1, stock: 3, actor: null });
   });
 
   it('announces a product running out and coming back', async () => {

@@ -184,7 +184,7 @@ export const StockMovementSchema = Type.Object(
     }),
     actor: Type.Union([ActorSchema, Type.Null()], {
       description:
-        'Who made it; null for an order’s movement (`order_id` names it), the CLI’s import and the opening stock',
+        'Who made it: for an order, its customer (null for a guest’s order); null for the CLI’s import and the opening stock',
     }),
   },
   { $id: 'StockMovement', title: 'StockMovement', additionalProperties: false },

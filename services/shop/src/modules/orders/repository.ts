@@ -289,8 +289,12 @@ export async function placeOrderIfAccepted(
       INSERT INTO order_status_history (order_id, from_status, to_status, changed_at)
       SELECT placed.id, NULL, placed.status, ${now} FROM placed
     ), movements AS (
-      INSERT INTO stock_movements (product_id, kind, delta, stock, order_id, created_at)
-      SELECT t.id, 'order', -t.quantity, t.stock, placed.id, ${now}
+      INSERT INTO stock_movements (product_id, kind, delta, stock, order_id, created_at,
+                                   actor_type, actor_id, actor_name)
+      SELECT t.id, 'order', -t.quantity, t.stock, placed.id, ${now},
+             CASE WHEN ${order.customerId}::int IS NULL THEN NULL ELSE 'customer' END,
+             ${order.customerId}::int,
+             CASE WHEN ${order.customerId}::int IS NULL THEN NULL ELSE ${order.customerEmail} END
         FROM placed CROSS JOIN taken t
     ), events AS (${eventsInsertSql(placedOrderEventsSql(events), now)}
     )
