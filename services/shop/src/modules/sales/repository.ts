@@ -43,14 +43,18 @@ export function findSalesPerDay(
      ORDER BY g.day ${PLAN_PER_CALL}`;
 }
 
-/** What waits now: orders in `pending`, active products with no stock. One statement. */
+/**
+ * What waits now: orders in `pending` (from the kept counts per status, whatever the number of
+ * orders), active products with no stock. One statement.
+ */
 export async function countToDo(
   db: Db,
 ): Promise<{ pending_orders: number; products_out_of_stock: number }> {
   const [row] = await db.$queryRaw<
     Array<{ pending_orders: number; products_out_of_stock: number }>
   >`
-    SELECT (SELECT count(*) FROM orders WHERE status = 'pending')::int AS pending_orders,
+    SELECT (SELECT coalesce(sum(orders), 0) FROM order_status_counts
+             WHERE status = 'pending')::int AS pending_orders,
            (SELECT count(*) FROM products WHERE active AND stock = 0)::int
              AS products_out_of_stock`;
   return row ?? { pending_orders: 0, products_out_of_stock: 0 };
