@@ -3,7 +3,7 @@ import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
 import type { CreatedPosition } from '../../domain/keyset.js';
 import { likeLiteral } from '../../domain/text.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { addressOrder } from '../addresses/repository.js';
+import { profileSelect } from '../customers/repository.js';
 
 /** A customer as the back office lists them (never the password hash). */
 export interface AdminCustomerRow {
@@ -67,15 +67,7 @@ export const findCustomerForAdmin = (db: Db, id: number, orders: number) =>
   db.customer.findUnique({
     where: { id },
     select: {
-      id: true,
-      email: true,
-      firstName: true,
-      lastName: true,
-      phone: true,
-      newsletter: true,
-      createdAt: true,
-      lastLogin: true,
-      addresses: { orderBy: addressOrder },
+      ...profileSelect,
       orders: {
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         take: orders,

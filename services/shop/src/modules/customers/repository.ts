@@ -62,21 +62,21 @@ export async function findAccount(
   return row ?? null;
 }
 
+/** A customer's profile with addresses, as the customer and the back office read it: never the hash. */
+export const profileSelect = {
+  id: true,
+  email: true,
+  firstName: true,
+  lastName: true,
+  phone: true,
+  newsletter: true,
+  createdAt: true,
+  lastLogin: true,
+  addresses: { orderBy: addressOrder },
+} as const;
+
 export const findProfile = (db: Db, id: number) =>
-  db.customer.findUnique({
-    where: { id },
-    select: {
-      id: true,
-      email: true,
-      firstName: true,
-      lastName: true,
-      phone: true,
-      newsletter: true,
-      createdAt: true,
-      lastLogin: true,
-      addresses: { orderBy: addressOrder },
-    },
-  });
+  db.customer.findUnique({ where: { id }, select: profileSelect });
 
 export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfile>>>;
 
