@@ -2,10 +2,9 @@
 // public sees. Only the record the account is bound to (`me.handlerId`) is ever loaded; the API
 // refuses every other one to a handler account anyway.
 import { useEffect, useState } from 'preact/hooks';
-import { AccountBar } from '../lib/account-bar';
 import { outcome, type Handler } from '../lib/api';
 import { HandlerCard } from '../lib/handler-card';
-import type { Session } from '../lib/session';
+import { AccountBar, type Session } from '../lib/session';
 import { Availability } from './availability';
 import { Position } from './position';
 import { describeEnd, listedAt } from './times';
