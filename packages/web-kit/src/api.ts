@@ -75,12 +75,9 @@ export type OutcomeOf = <T, E>(call: Call<T, E>) => Promise<Outcome<NonNullable<
  * or `error` (the shop's `{success:false, error, status_code}`), when it is a non-empty string.
  */
 export function apiMessage(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  for (const key of ['message', 'error'] as const) {
-    const value = (error as Record<string, unknown>)[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
+  const body = (error ?? {}) as { message?: unknown; error?: unknown };
+  const text = body.message || body.error;
+  return typeof text === 'string' ? text : undefined;
 }
 
 /** `failureText` and `outcome` speaking the service's language. */
