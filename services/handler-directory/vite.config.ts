@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import preact from '@preact/preset-vite';
-import { defineConfig, type Plugin } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 
 const WEB_DIR = fileURLToPath(new URL('./web/', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('./dist/web/', import.meta.url));
@@ -136,6 +136,9 @@ export default defineConfig({
   // port and through the gateway, so asset URLs are absolute.
   base: BASE,
   plugins: [preact({ reactAliasesEnabled: false }), finderServiceWorker(), precompress()],
+  // The workspace's packages (web-kit) from their sources, as the tests and type-checking read
+  // them: an edit there is in the next build without building the package first.
+  resolve: { conditions: ['@dogshop/source', ...defaultClientConditions] },
   build: {
     outDir: OUT_DIR,
     emptyOutDir: true,

@@ -92,6 +92,14 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 const INDEX = 'index.html';
+
+/**
+ * Pages whose sections are URLs below their folder (web-kit's router: `/verzeichnis/admin/konten`,
+ * `/verzeichnis/admin/?suche=…`): every path below the folder answers the page's HTML, whose
+ * router shows the section the path names (or says there is none), so a deep link and a reload
+ * work. Only the HTML: the page's assets live under `assets/`, one route each as before.
+ */
+const APP_PAGES: ReadonlySet<string> = new Set(['admin/']);
 const NOT_BUILT =
   'Die Seiten des Verzeichnisses sind nicht gebaut (pnpm build in services/handler-directory)';
 
@@ -128,8 +136,9 @@ type Coding = 'br' | 'gzip';
  * Serves the built pages of `root` under PAGES_PREFIX, read once at start-up into memory (the
  * finder is about 30 kB, each file with its brotli and gzip twins): one route per built file, so
  * no path below the prefix reaches anything else; `index.html` at its folder's URL (and the
- * folder without its slash redirected there); the smallest encoding the browser takes; a strong
- * ETag per encoding, and 304 on `If-None-Match`. Not built (development without `pnpm build`):
+ * folder without its slash redirected there), an app's (APP_PAGES) also at every path below it;
+ * the smallest encoding the browser takes; a strong ETag per encoding, and 304 on
+ * `If-None-Match`. Not built (development without `pnpm build`):
  * one warning line, and the prefix answers 404 in the service's envelope (not 503, which the
  * gateway would count against the replica).
  *
@@ -174,9 +183,11 @@ export function servePages(root: string): ServicePlugin<DirectoryConfig> {
       }
       // A page at its folder's URL; without the slash, a redirect there (its relative URLs
       // need the slash).
-      const folder = PAGES_PREFIX + name.slice(0, -INDEX.length);
+      const page = name.slice(0, -INDEX.length);
+      const folder = PAGES_PREFIX + page;
       app.get(folder, ROUTE_OPTIONS, serve);
       app.get(folder.slice(0, -1), ROUTE_OPTIONS, (_request, reply) => reply.redirect(folder, 301));
+      if (APP_PAGES.has(page)) app.get(`${folder}*`, ROUTE_OPTIONS, serve);
     }
   };
 }

@@ -43,7 +43,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** The admin app at desktop size, signed in, showing `section` (a button of the nav). */
+/** The admin app at desktop size, signed in, showing `section` (a link of the nav). */
 async function adminApp(
   section: 'Hundeführer' | 'Import' | 'Konten',
   account = ADMIN,
@@ -57,7 +57,7 @@ async function adminApp(
   if (section !== 'Hundeführer') {
     await s.page
       .getByRole('navigation', { name: 'Bereiche' })
-      .getByRole('button', { name: section })
+      .getByRole('link', { name: section })
       .click();
   }
   return s;
@@ -427,8 +427,8 @@ describe('the accounts', () => {
   it('shows a viewer no Import and no Konten; the accounts API refuses its token with 403', async () => {
     const s = await adminApp('Hundeführer', VIEWER);
     await expect(s.page.getByRole('navigation', { name: 'Bereiche' }).count()).resolves.toBe(0);
-    await expect(s.page.getByRole('button', { name: 'Konten' }).count()).resolves.toBe(0);
-    await expect(s.page.getByRole('button', { name: 'Import' }).count()).resolves.toBe(0);
+    await expect(s.page.getByRole('link', { name: 'Konten' }).count()).resolves.toBe(0);
+    await expect(s.page.getByRole('link', { name: 'Import' }).count()).resolves.toBe(0);
     const token = await app.login(VIEWER.username, VIEWER.password);
     // As if typed into the console: the page's origin, the viewer's token.
     const status = await s.page.evaluate<number>(
@@ -554,14 +554,14 @@ describe('the admin tools’ colours', () => {
       await page.getByRole('table', { name: 'Probleme' }).waitFor();
       expect(await lowContrastTexts(page)).toEqual([]);
 
-      await page.getByRole('button', { name: 'Konten' }).click();
+      await page.getByRole('link', { name: 'Konten' }).click();
       await card(page, VIEWER.username)
         .getByRole('button', { name: `Passwort zurücksetzen (${VIEWER.username})` })
         .click();
       await shownLink(page, VIEWER.username);
       expect(await lowContrastTexts(page)).toEqual([]);
 
-      await page.getByRole('button', { name: 'Hundeführer', exact: true }).click();
+      await page.getByRole('link', { name: 'Hundeführer', exact: true }).click();
       await page.getByRole('button', { name: `Verlauf von ${handler.name}` }).click();
       await historyEntries(page);
       expect(await lowContrastTexts(page)).toEqual([]);

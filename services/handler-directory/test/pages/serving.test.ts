@@ -199,6 +199,22 @@ describe('the handler’s page, the admin app and the map settings', () => {
     },
   );
 
+  it('answers the admin app’s HTML at every path below it (its sections’ deep links), the handler’s page at its folder only', async () => {
+    for (const url of [
+      `${PAGES_PREFIX}admin/konten`,
+      `${PAGES_PREFIX}admin/import?x=1`,
+      `${PAGES_PREFIX}admin/?suche=Hof`,
+      `${PAGES_PREFIX}admin/gibt/es/nicht`,
+    ]) {
+      const res = await get(url);
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 200 });
+      expect(res.body).toBe(built('admin/index.html').toString('utf8'));
+      expect(res.headers['content-security-policy']).toBe(pagesContentSecurityPolicy());
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+    expect((await get(`${PAGES_PREFIX}mein-eintrag/konten`)).statusCode).toBe(404);
+  });
+
   it('tells the pages there are no tiles when MAP_TILE_URL is none (as in every test)', async () => {
     const res = await get(`${PAGES_PREFIX}karte.json`);
     expect(res.statusCode).toBe(200);

@@ -136,7 +136,7 @@ describe('signing in to the admin app and the handler’s page', () => {
     });
     expect(res.statusCode).toBe(200);
     // The page's next request carries a token that no longer works: 401, back to the form.
-    await s.page.getByRole('button', { name: 'Konten' }).click();
+    await s.page.getByRole('link', { name: 'Konten' }).click();
     await s.page.getByText('Die Anmeldung ist abgelaufen. Bitte erneut anmelden.').waitFor();
     await expect(s.page.getByLabel('Benutzername').inputValue()).resolves.toBe('ada.second');
     await s.close();

@@ -1,9 +1,9 @@
 // The page tests serve the built pages (dist/web, what `pnpm build` makes with vite). This builds
-// them when they are missing or older than their sources (web/, vite.config.ts), so that `pnpm
-// test` in this package sees an edit to a page. Under turbo (`pnpm test` at the root) the
-// package's build task has just made them and nothing is rebuilt: infra's tests, which may run at
-// the same time, serve the same dist/web, and a rebuild (vite empties the folder first) would
-// take their pages away mid-test.
+// them when they are missing or older than their sources (web/, vite.config.ts, and web-kit's
+// src/), so that `pnpm test` in this package sees an edit to a page. Under turbo (`pnpm test` at
+// the root) the package's build task has just made them and nothing is rebuilt: infra's tests,
+// which may run at the same time, serve the same dist/web, and a rebuild (vite empties the
+// folder first) would take their pages away mid-test.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -30,7 +30,12 @@ try {
 } catch {
   // not built yet
 }
-const sources = Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'vite.config.ts')));
+const sources = Math.max(
+  newest(path.join(root, 'web')),
+  newest(path.join(root, 'vite.config.ts')),
+  // web-kit, which the pages are built from (its sources: vite.config.ts's resolve.conditions).
+  newest(path.join(root, '..', '..', 'packages', 'web-kit', 'src')),
+);
 if (builtAt < sources) {
   console.log(`building the pages (dist/web ${builtAt ? 'is older than web/' : 'is missing'})`);
   const vite = path.join(root, 'node_modules', '.bin', 'vite');

@@ -3,7 +3,7 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Account, Api, Schemas } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
+import { ErrorAlert } from '@dogshop/web-kit';
 import { FieldMessage, fieldRefusal, refusedInput } from '../lib/field-messages';
 import { ROLE_NAMES } from '../lib/pages';
 import type { Role } from '../lib/session';

@@ -2,9 +2,9 @@
 // one (its set-password link shown once), disabling and enabling, changing the role or the
 // record, and a new set-password link. The API's refusals (a taken username, the last admin)
 // are shown as they come.
+import { ErrorAlert, useResource } from '@dogshop/web-kit';
 import { useEffect, useState } from 'preact/hooks';
 import { outcome, type Account, type Api } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
 import { ROLE_NAMES } from '../lib/pages';
 import { setPasswordLink, type Role, type Session } from '../lib/session';
 import { useCall } from '../lib/use-call';
@@ -19,17 +19,11 @@ const byUsername = (a: Account, b: Account) => a.username.localeCompare(b.userna
 
 export function Accounts({ session }: { session: Session }) {
   const { api } = session;
-  const [accounts, setAccounts] = useState<Account[] | undefined>();
+  const list = useResource(() => outcome(api.GET('/api/accounts')), []);
+  const accounts = list.data?.data;
+  const { error } = list;
   const [names, setNames] = useState<HandlerNames>({});
-  const [error, setError] = useState<string | undefined>();
   const [issued, setIssued] = useState<IssuedLink | undefined>();
-
-  useEffect(() => {
-    void outcome(api.GET('/api/accounts')).then((result) => {
-      if ('data' in result) setAccounts(result.data.data);
-      else setError(result.message);
-    });
-  }, []);
 
   // The bound records' names, each read once (the list has only ids).
   useEffect(() => {
@@ -53,9 +47,10 @@ export function Accounts({ session }: { session: Session }) {
   }, [accounts]);
 
   function put(account: Account, handlerName?: string) {
-    setAccounts((list) =>
-      [...(list ?? []).filter((a) => a.id !== account.id), account].sort(byUsername),
-    );
+    list.mutate((answer) => ({
+      ...answer,
+      data: [...answer.data.filter((a) => a.id !== account.id), account].sort(byUsername),
+    }));
     const { handlerId } = account;
     // The record just chosen: its name is known without reading it.
     if (handlerId && handlerName !== undefined) {

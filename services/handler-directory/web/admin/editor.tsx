@@ -6,7 +6,7 @@ import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, Handler, Schemas } from '../lib/api';
 import { CoordinateField } from '../lib/coordinate-field';
-import { ErrorAlert } from '../lib/error-alert';
+import { ErrorAlert } from '@dogshop/web-kit';
 import { FieldMessage, fieldRefusal, refusedInput } from '../lib/field-messages';
 import { formatPoint, parseCoordinate } from '../lib/format';
 import { useCall } from '../lib/use-call';

@@ -3,7 +3,7 @@
 // page's memory only), then saved through an object URL and `<a download>`.
 import { useState } from 'preact/hooks';
 import { outcome, type Api } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
+import { ErrorAlert } from '@dogshop/web-kit';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'json';
 

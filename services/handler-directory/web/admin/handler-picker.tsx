@@ -1,8 +1,8 @@
 // Choosing the handler record a `handler` account is bound to: a search over the handler list
 // (GET /api/users?q=, name, phone or address) with the matches as radio buttons.
-import { useEffect, useState } from 'preact/hooks';
+import { ErrorAlert, useResource } from '@dogshop/web-kit';
+import { useState } from 'preact/hooks';
 import { outcome, type Api, type Handler } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
 
 export interface ChosenHandler {
   id: string;
@@ -22,37 +22,19 @@ export function HandlerPicker(props: {
   onChoose: (handler: ChosenHandler) => void;
 }) {
   const [query, setQuery] = useState('');
-  const [matches, setMatches] = useState<Handler[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
-
-  useEffect(() => {
-    const text = query.trim();
-    if (text === '') {
-      setMatches(undefined);
-      return;
-    }
-    let current = true;
-    const timer = setTimeout(() => {
-      void outcome(
-        props.api.GET('/api/users', { params: { query: { q: text, limit: MATCHES } } }),
-      ).then((result) => {
-        if (!current) return;
-        if ('data' in result) {
-          setError(undefined);
-          setMatches(result.data.data);
-        } else {
-          setError(result.message);
-          // The directory answered without matches; a lost connection leaves the last ones.
-          if (!result.offline) setMatches(undefined);
-        }
-      });
-    }, TYPING_PAUSE_MS);
-    // A newer query replaces this one: its answer, if late, is dropped.
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [query]);
+  const text = query.trim();
+  // A newer query replaces this one: its answer, if late, is dropped.
+  const search = useResource(
+    text === ''
+      ? undefined
+      : () =>
+          outcome(props.api.GET('/api/users', { params: { query: { q: text, limit: MATCHES } } })),
+    [text],
+    { delayMs: TYPING_PAUSE_MS, keep: true },
+  );
+  const { error } = search;
+  // The directory answered without matches; a lost connection leaves the last ones.
+  const matches = search.failure && !search.failure.offline ? undefined : search.data?.data;
 
   const { idPrefix: id } = props;
   return (

@@ -2,12 +2,12 @@
 // availability switch of each row, creating, editing and deleting (after a confirmation), the
 // export of what the list shows, and each handler's history. A viewer gets the same list without
 // any write control; the API refuses a write a viewer forces anyway.
+import { ErrorAlert, useLocation, useResource, withQuery } from '@dogshop/web-kit';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { outcome, type Handler } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
 import type { Session } from '../lib/session';
 import { useCall } from '../lib/use-call';
-import { canWrite } from './app';
+import { ADMIN_BASE, canWrite } from './app';
 import { listedNow } from './availability';
 import { HandlerEditor } from './editor';
 import { ExportButtons, type ListFilter } from './export-buttons';
@@ -30,12 +30,37 @@ interface Filters {
   sort: Sort;
 }
 
-interface Listing {
-  handlers: Handler[];
-  nextCursor: string | undefined;
-  loading: 'all' | 'more' | undefined;
-  error: string | undefined;
+/**
+ * The filters as the list's URL holds them (`/verzeichnis/admin/?suche=Hof&verfuegbar=true`):
+ * each search is a history entry, so Back returns to the previous one, and a URL opened
+ * directly shows its search. The default (no filter, by name) has no query.
+ */
+function filtersOf(query: Record<string, string | undefined>): Filters {
+  const { verfuegbar } = query;
+  return {
+    q: query.suche ?? '',
+    type: query.typ ?? '',
+    available: verfuegbar === 'true' || verfuegbar === 'false' ? verfuegbar : '',
+    sort: query.sortierung === 'updatedAt' ? 'updatedAt' : 'name',
+  };
 }
+
+const listUrl = (filters: Filters) =>
+  withQuery(
+    ADMIN_BASE,
+    {
+      suche: filters.q,
+      typ: filters.type,
+      verfuegbar: filters.available,
+      sortierung: filters.sort,
+    },
+    { sortierung: 'name' },
+  );
+
+/** The filters of the address bar now (a timer's view: the component's may be older). */
+const filtersNow = () => filtersOf(Object.fromEntries(new URLSearchParams(location.search)));
+
+const sameFilters = (a: Filters, b: Filters) => listUrl(a) === listUrl(b);
 
 /** The filters as the API takes them (empty ones left out). */
 function listFilter(filters: Filters): ListFilter {
@@ -51,19 +76,11 @@ function listFilter(filters: Filters): ListFilter {
 export function HandlerList({ session }: { session: Session }) {
   const { api } = session;
   const writer = canWrite(session);
-  const [filters, setFilters] = useState<Filters>({
-    q: '',
-    type: '',
-    available: '',
-    sort: 'name',
-  });
-  const [applied, setApplied] = useState<ListFilter>({});
-  const [listing, setListing] = useState<Listing>({
-    handlers: [],
-    nextCursor: undefined,
-    loading: 'all',
-    error: undefined,
-  });
+  const location = useLocation();
+  // What the URL says is what the list shows; the controls may be ahead of it while typing.
+  const shown = filtersOf(location.query);
+  const applied = listFilter(shown);
+  const [filters, setFilters] = useState<Filters>(shown);
   const [notice, setNotice] = useState('');
   const [actionError, setActionError] = useState<string | undefined>();
   const [switching, setSwitching] = useState<string | undefined>();
@@ -71,44 +88,40 @@ export function HandlerList({ session }: { session: Session }) {
   const [editing, setEditing] = useState<Handler | null | undefined>();
   const [deleting, setDeleting] = useState<Handler | undefined>();
   const [historyOf, setHistoryOf] = useState<Handler | undefined>();
-  // Answers of a search that a newer one has replaced are dropped.
-  const latest = useRef(0);
   const listHeading = useRef<HTMLHeadingElement>(null);
   // Set when the editor or the delete dialog closes: the list's heading takes the focus then, so
   // keyboard users go on from the list (not from the start of the page).
   const focusList = useRef(false);
 
-  async function load(current: Filters, cursor?: string) {
-    const id = ++latest.current;
-    const filter = listFilter(current);
-    setApplied(filter);
-    setListing((shown) => ({ ...shown, loading: cursor ? 'more' : 'all', error: undefined }));
-    const result = await outcome(
+  const page = (cursor?: string) =>
+    outcome(
       api.GET('/api/users', {
         params: {
-          query: { ...filter, sort: current.sort, limit: PAGE_SIZE, ...(cursor && { cursor }) },
+          query: { ...applied, sort: shown.sort, limit: PAGE_SIZE, ...(cursor && { cursor }) },
         },
       }),
     );
-    // Only the latest search shows its answer.
-    if (id !== latest.current) return;
-    if ('data' in result) {
-      const { data } = result;
-      setListing((shown) => ({
-        handlers: cursor ? [...shown.handlers, ...data.data] : data.data,
-        nextCursor: data.next_cursor,
-        loading: undefined,
-        error: undefined,
-      }));
-    } else {
-      setListing((shown) => ({ ...shown, loading: undefined, error: result.message }));
-    }
-  }
+  // Loaded for each URL; a search's answer that comes after a newer search's is dropped.
+  const listing = useResource(() => page(), [location.url], { keep: true });
 
+  // Back or Forward (or a link) changed the URL: the controls show its search.
   useEffect(() => {
-    const timer = setTimeout(() => void load(filters), TYPING_PAUSE_MS);
+    setFilters((current) => (sameFilters(current, shown) ? current : shown));
+  }, [location.url]);
+
+  // A changed control: its search becomes the URL (a history entry) after a pause in typing.
+  useEffect(() => {
+    if (sameFilters(filters, filtersNow())) return;
+    const timer = setTimeout(() => {
+      if (!sameFilters(filters, filtersNow())) location.route(listUrl(filters));
+    }, TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [filters]);
+
+  function search() {
+    if (sameFilters(filters, filtersNow())) listing.reload();
+    else location.route(listUrl(filters));
+  }
 
   function change(part: Partial<Filters>) {
     // A new search: what was said about the last action no longer belongs to the list.
@@ -117,9 +130,9 @@ export function HandlerList({ session }: { session: Session }) {
     setFilters((current) => ({ ...current, ...part }));
   }
   const replace = (changed: Handler) =>
-    setListing((shown) => ({
-      ...shown,
-      handlers: shown.handlers.map((h) => (h._id === changed._id ? changed : h)),
+    listing.mutate((list) => ({
+      ...list,
+      data: list.data.map((h) => (h._id === changed._id ? changed : h)),
     }));
 
   async function toggle(handler: Handler) {
@@ -147,7 +160,7 @@ export function HandlerList({ session }: { session: Session }) {
     closeEditor();
     if (created) {
       setNotice(`${handler.name} ist angelegt.`);
-      void load(filters);
+      listing.reload();
     } else {
       setNotice(`Änderungen an ${handler.name} gespeichert.`);
       replace(handler);
@@ -158,9 +171,9 @@ export function HandlerList({ session }: { session: Session }) {
     focusList.current = true;
     setDeleting(undefined);
     setNotice(`${handler.name} ist gelöscht.`);
-    setListing((shown) => ({
-      ...shown,
-      handlers: shown.handlers.filter((h) => h._id !== handler._id),
+    listing.mutate((list) => ({
+      ...list,
+      data: list.data.filter((h) => h._id !== handler._id),
     }));
   }
 
@@ -193,13 +206,15 @@ export function HandlerList({ session }: { session: Session }) {
       write: { toggle: (h) => void toggle(h), edit: setEditing, remove: setDeleting, switching },
     }),
   };
-  const { handlers, loading } = listing;
+  const { loading } = listing;
+  const handlers = listing.data?.data ?? [];
+  const nextCursor = listing.data?.next_cursor;
   const status =
     loading === 'all'
       ? 'Hundeführer werden geladen …'
       : loading === 'more'
         ? 'Weitere werden geladen …'
-        : `${handlers.length} Hundeführer${listing.nextCursor ? ' angezeigt, weitere vorhanden' : ' gefunden'}.${notice ? ` ${notice}` : ''}`;
+        : `${handlers.length} Hundeführer${nextCursor ? ' angezeigt, weitere vorhanden' : ' gefunden'}.${notice ? ` ${notice}` : ''}`;
 
   return (
     <div class="handlers">
@@ -219,7 +234,7 @@ export function HandlerList({ session }: { session: Session }) {
         aria-label="Hundeführer suchen und filtern"
         onSubmit={(event) => {
           event.preventDefault();
-          void load(filters);
+          search();
         }}
       >
         <div>
@@ -276,12 +291,17 @@ export function HandlerList({ session }: { session: Session }) {
           <HandlerTable handlers={handlers} actions={actions} />
         </div>
       )}
-      {listing.nextCursor && (
+      {nextCursor && (
         <button
           type="button"
           class="secondary wide"
           disabled={loading !== undefined}
-          onClick={() => void load(filters, listing.nextCursor)}
+          onClick={() =>
+            listing.more(
+              () => page(nextCursor),
+              (list, next) => ({ ...next, data: [...list.data, ...next.data] }),
+            )
+          }
         >
           {loading === 'more' ? 'Wird geladen …' : 'Weitere laden'}
         </button>

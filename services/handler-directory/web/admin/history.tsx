@@ -1,9 +1,8 @@
 // One handler's change history, shown in the handler list's row panel (desktop and phone): when,
 // who (username and role), what kind of write, and each field before and after. Newest first, a
 // page at a time ("Ältere laden" follows the API's cursor).
-import { useEffect, useState } from 'preact/hooks';
+import { ErrorAlert, useResource } from '@dogshop/web-kit';
 import { outcome, type Api, type Schemas } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
 import { formatDateTime } from '../lib/format';
 import { ROLE_NAMES } from '../lib/pages';
 import { ACTION_NAMES, fieldLabel, valueText, type FieldValue } from './change-values';
@@ -16,33 +15,18 @@ const PAGE_SIZE = 20;
 
 export function HandlerHistory(props: { api: Api; handlerId: string; name: string }) {
   const { api, handlerId } = props;
-  const [entries, setEntries] = useState<HandlerChange[]>([]);
-  const [cursor, setCursor] = useState<string | undefined>();
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | undefined>();
-
-  async function load(after?: string) {
-    setLoading(true);
-    setError(undefined);
-    const result = await outcome(
+  const page = (cursor?: string) =>
+    outcome(
       api.GET('/api/users/{id}/history', {
-        params: { path: { id: handlerId }, query: { limit: PAGE_SIZE, cursor: after } },
+        params: { path: { id: handlerId }, query: { limit: PAGE_SIZE, cursor } },
       }),
     );
-    setLoading(false);
-    if ('message' in result) {
-      setError(result.message);
-      return;
-    }
-    const { data } = result;
-    setEntries((shown) => (after ? [...shown, ...data.data] : data.data));
-    setCursor(data.next_cursor);
-  }
-
-  useEffect(() => {
-    setEntries([]);
-    void load();
-  }, [handlerId]);
+  // Another handler's history: the answer about the last one, if late, is dropped.
+  const history = useResource(() => page(), [handlerId]);
+  const entries: HandlerChange[] = history.data?.data ?? [];
+  const cursor = history.data?.next_cursor;
+  const loading = history.loading !== undefined;
+  const { error } = history;
 
   const headingId = `verlauf-${handlerId}`;
   return (
@@ -64,7 +48,16 @@ export function HandlerHistory(props: { api: Api; handlerId: string; name: strin
       )}
       <ErrorAlert text={error} />
       {cursor && !loading && (
-        <button type="button" class="secondary" onClick={() => void load(cursor)}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() =>
+            history.more(
+              () => page(cursor),
+              (shown, next) => ({ ...next, data: [...shown.data, ...next.data] }),
+            )
+          }
+        >
           Ältere laden
         </button>
       )}

@@ -4,7 +4,7 @@
 import type { ComponentChildren, RefObject, TargetedEvent, TargetedSubmitEvent } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { outcome, type Schemas } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
+import { ErrorAlert } from '@dogshop/web-kit';
 import type { Session } from '../lib/session';
 import './admin-tools.css';
 

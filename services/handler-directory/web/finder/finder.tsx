@@ -1,6 +1,7 @@
 // The finder: available handlers nearest first, from the browser's position or typed coordinates.
 // Everything from the database is rendered as text (JSX children and attribute values, never
 // HTML), and the only requests go to the page's own origin.
+import { useLatest } from '@dogshop/web-kit';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiClient, outcome, type PublicHandler } from '../lib/api';
 import { CoordinateField } from '../lib/coordinate-field';
@@ -54,7 +55,7 @@ export function Finder() {
     lng: false,
   });
   // Answers of a search that another has replaced since are dropped.
-  const latest = useRef(0);
+  const startSearch = useLatest();
   const radiusNow = useRef('');
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   const focusResults = useRef(false);
@@ -62,7 +63,7 @@ export function Finder() {
   const lngInput = useRef<HTMLInputElement>(null);
 
   async function load(point: Point, radiusKm: string, cursor?: string) {
-    const id = ++latest.current;
+    const isLatest = startSearch();
     setSearch((previous) =>
       cursor && previous.state === 'done'
         ? { ...previous, loadingMore: true, moreError: undefined }
@@ -95,7 +96,7 @@ export function Finder() {
     } else {
       next = failed(result.message);
     }
-    if (id === latest.current) setSearch(next);
+    if (isLatest()) setSearch(next);
 
     function failed(message: string) {
       return (previous: Search): Search =>

@@ -2,6 +2,10 @@
 // it („Bitte einen Namen eingeben …“), never as the API's path and rule
 // („Ungültige Anfrage: body.name darf nicht kürzer als 1 Zeichen sein“). The forms share the
 // sentences; a refusal of something no form field holds stays the API's message, as it comes.
+// Showing the sentence beside its input is web-kit's (FieldMessage, refusedInput).
+import type { FieldRefusal } from '@dogshop/web-kit';
+
+export { FieldMessage, refusedInput, type FieldRefusal } from '@dogshop/web-kit';
 
 /** The sentence for each field a form holds, by the name the API gives it. */
 const FIELD_MESSAGES: Record<string, string> = {
@@ -21,49 +25,9 @@ const FIELD_MESSAGES: Record<string, string> = {
 /** `Ungültige Anfrage: body.gps.lat muss …` → `gps.lat`; also the rules the service states itself. */
 const REFUSED_FIELD = /^Ungültige Anfrage: (?:body\.)?([A-Za-z]+(?:\.[A-Za-z]+)?) /;
 
-export interface FieldRefusal {
-  /** The field, as the API names it (`name`, `gps.lat`). */
-  field: string;
-  text: string;
-}
-
 /** The refused field of a failure text and its sentence, when it is one a form holds. */
 export function fieldRefusal(message: string | undefined): FieldRefusal | undefined {
   const field = message && REFUSED_FIELD.exec(message)?.[1];
   const text = field ? FIELD_MESSAGES[field] : undefined;
   return field && text ? { field, text } : undefined;
-}
-
-/** The id of the sentence shown beside a field (for its input's aria-describedby). */
-export const fieldMessageId = (inputId: string) => `${inputId}-fehler`;
-
-/**
- * The sentence beside the input `inputId` when the API refused `field`, read out at once;
- * nothing otherwise.
- */
-export function FieldMessage(props: {
-  refusal: FieldRefusal | undefined;
-  field: string;
-  inputId: string;
-}) {
-  return props.refusal?.field === props.field ? (
-    <p class="error field-message" id={fieldMessageId(props.inputId)} role="alert">
-      {props.refusal.text}
-    </p>
-  ) : null;
-}
-
-/** The input's ARIA attributes while the API refuses `field` (its own hints in `describedBy`). */
-export function refusedInput(
-  refusal: FieldRefusal | undefined,
-  field: string,
-  inputId: string,
-  describedBy?: string,
-) {
-  const refused = refusal?.field === field;
-  const ids = [describedBy, refused ? fieldMessageId(inputId) : undefined].filter(Boolean);
-  return {
-    'aria-invalid': refused || undefined,
-    'aria-describedby': ids.length > 0 ? ids.join(' ') : undefined,
-  };
 }

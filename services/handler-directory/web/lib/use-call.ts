@@ -1,24 +1,10 @@
-// The state of a form or button that makes one API call at a time: busy while it runs, and the
-// text of its failure to show.
-import { useState } from 'preact/hooks';
+// web-kit's useCall over the directory's calls: busy while one runs, its failure's German text.
+import { useCall as useKitCall, type Call } from '@dogshop/web-kit';
 import { outcome } from './api';
 
 export function useCall() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-
-  /** Busy while `call` runs; its data, or undefined with its failure's text in `error`. */
-  async function run<T>(
-    call: Promise<{ data?: T; error?: unknown; response: Response }>,
-  ): Promise<NonNullable<T> | undefined> {
-    setBusy(true);
-    setError(undefined);
-    const result = await outcome(call);
-    setBusy(false);
-    if ('data' in result) return result.data;
-    setError(result.message);
-    return undefined;
-  }
-
-  return { busy, error, setError, run };
+  const call = useKitCall();
+  /** Busy while `request` runs; its data, or undefined with its failure's text in `error`. */
+  const run = <T>(request: Call<T>) => call.run(outcome(request));
+  return { ...call, run };
 }

@@ -3,7 +3,7 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { Handler } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
+import { ErrorAlert } from '@dogshop/web-kit';
 import type { Session } from '../lib/session';
 import { useCall } from '../lib/use-call';
 import {

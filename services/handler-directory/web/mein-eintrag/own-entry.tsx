@@ -1,21 +1,15 @@
 // A handler's own entry: availability with an end, the position from the phone, and what the
 // public sees. Only the record the account is bound to (`me.handlerId`) is ever loaded; the API
 // refuses every other one to a handler account anyway.
+import { useResource } from '@dogshop/web-kit';
 import { useEffect, useState } from 'preact/hooks';
-import { AccountBar } from '../lib/account-bar';
 import { outcome, type Handler } from '../lib/api';
 import { HandlerCard } from '../lib/handler-card';
-import type { Session } from '../lib/session';
+import { AccountBar, type Session } from '../lib/session';
 import { Availability } from './availability';
 import { Position } from './position';
 import { describeEnd, listedAt } from './times';
 import './own-entry.css';
-
-type Load =
-  | { state: 'loading' }
-  // `gone`: the record was deleted (404): loading it again cannot help.
-  | { state: 'error'; message: string; gone: boolean }
-  | { state: 'done'; handler: Handler };
 
 /** The clock the page's words follow ("heute 22:00" goes, an end passes), and a phone waking up. */
 function useNow(): Date {
@@ -33,27 +27,19 @@ function useNow(): Date {
 }
 
 export function OwnEntry({ session }: { session: Session }) {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const now = useNow();
   const id = session.me.handlerId;
+  const entry = useResource(
+    id === null
+      ? undefined
+      : () => outcome(session.api.GET('/api/users/{id}', { params: { path: { id } } })),
+    [id],
+  );
+  const handler = entry.data?.data;
+  // 404: the record was deleted; loading it again cannot help.
+  const gone = entry.failure?.status === 404;
 
-  async function fetchEntry(handlerId: string) {
-    setLoad({ state: 'loading' });
-    const result = await outcome(
-      session.api.GET('/api/users/{id}', { params: { path: { id: handlerId } } }),
-    );
-    setLoad(
-      'data' in result
-        ? { state: 'done', handler: result.data.data }
-        : { state: 'error', message: result.message, gone: result.status === 404 },
-    );
-  }
-
-  useEffect(() => {
-    if (id !== null) void fetchEntry(id);
-  }, [id]);
-
-  const saved = (handler: Handler) => setLoad({ state: 'done', handler });
+  const saved = (changed: Handler) => entry.mutate((answer) => ({ ...answer, data: changed }));
 
   return (
     <>
@@ -65,25 +51,25 @@ export function OwnEntry({ session }: { session: Session }) {
       ) : (
         <>
           <p class="status" role="status">
-            {load.state === 'loading' ? 'Ihr Eintrag wird geladen …' : ''}
+            {entry.loading ? 'Ihr Eintrag wird geladen …' : ''}
           </p>
-          {load.state === 'error' && (
+          {entry.error && (
             <>
               <p class="error" role="alert">
-                {load.message}
+                {entry.error}
               </p>
-              {!load.gone && (
-                <button type="button" class="secondary wide" onClick={() => void fetchEntry(id)}>
+              {!gone && (
+                <button type="button" class="secondary wide" onClick={entry.reload}>
                   Erneut laden
                 </button>
               )}
             </>
           )}
-          {load.state === 'done' && (
+          {handler && !entry.error && (
             <>
-              <Availability session={session} handler={load.handler} now={now} onSaved={saved} />
-              <Position session={session} handler={load.handler} now={now} onSaved={saved} />
-              <Preview handler={load.handler} now={now} />
+              <Availability session={session} handler={handler} now={now} onSaved={saved} />
+              <Position session={session} handler={handler} now={now} onSaved={saved} />
+              <Preview handler={handler} now={now} />
             </>
           )}
         </>

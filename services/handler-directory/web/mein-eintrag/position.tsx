@@ -2,7 +2,7 @@
 // nearest search measures from. Rounded to five decimals (about a metre), as the finder asks.
 import { useState } from 'preact/hooks';
 import { outcome, type Handler } from '../lib/api';
-import { ErrorAlert } from '../lib/error-alert';
+import { ErrorAlert } from '@dogshop/web-kit';
 import { formatPoint, forQuery } from '../lib/format';
 import type { Session } from '../lib/session';
 import { describeEnd } from './times';
