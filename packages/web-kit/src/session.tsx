@@ -11,7 +11,12 @@ import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Outcome } from './api';
 import { ErrorAlert } from './error-alert';
-import { FieldMessage, refusedInput, type FieldRefusalOf } from './field-message';
+import {
+  FieldMessage,
+  refusedInput,
+  type FieldRefusal,
+  type FieldRefusalOf,
+} from './field-message';
 import { useCall } from './use-call';
 
 /** What a page needs of the signed-in account. */
@@ -305,6 +310,52 @@ export function createSession<Me extends SignedInAccount, Api>(config: SessionCo
     );
   }
 
+  /**
+   * The new password as both forms check it before sending: long enough, and typed the same
+   * twice. The refusal's text, or undefined when it may be sent.
+   */
+  function newPasswordProblem(form: FormData, field: string, changing: boolean) {
+    const password = text(form, field);
+    if (password.length < minimum) return texts.tooShort(minimum, changing);
+    if (password !== text(form, 'repeat')) return texts.mismatch(changing);
+    return undefined;
+  }
+
+  /** The rule's hint, the new password (the API's refusal of it beside it) and its repetition. */
+  function NewPasswordFields(props: {
+    form: 'set-password' | 'change-password';
+    field: string;
+    refusal: FieldRefusal | undefined;
+    labels: { hint: (minimum: number) => string; password: string; repeat: string };
+  }) {
+    const { form, field, refusal, labels } = props;
+    return (
+      <>
+        <p class="hint" id={`${form}-hint`}>
+          {labels.hint(minimum)}
+        </p>
+        <label for={`${form}-new`}>{labels.password}</label>
+        <input
+          id={`${form}-new`}
+          name={field}
+          type="password"
+          autoComplete="new-password"
+          required
+          {...refusedInput(refusal, field, `${form}-new`, `${form}-hint`)}
+        />
+        <FieldMessage refusal={refusal} field={field} inputId={`${form}-new`} />
+        <label for={`${form}-repeat`}>{labels.repeat}</label>
+        <input
+          id={`${form}-repeat`}
+          name="repeat"
+          type="password"
+          autoComplete="new-password"
+          required
+        />
+      </>
+    );
+  }
+
   function SetPasswordForm(props: { linkToken: string; onDone: () => void }) {
     const { busy, error, setError, run } = useCall();
     const refusal = fieldRefusal(error);
@@ -313,15 +364,12 @@ export function createSession<Me extends SignedInAccount, Api>(config: SessionCo
     async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
       event.preventDefault();
       const form = new FormData(event.currentTarget);
+      const problem = newPasswordProblem(form, 'password', false);
+      if (problem) {
+        setError(problem);
+        return;
+      }
       const password = text(form, 'password');
-      if (password.length < minimum) {
-        setError(texts.tooShort(minimum, false));
-        return;
-      }
-      if (password !== text(form, 'repeat')) {
-        setError(texts.mismatch(false));
-        return;
-      }
       const saved = await run(calls.setPassword({ token: props.linkToken, password }));
       if (saved) props.onDone();
     }
@@ -333,27 +381,7 @@ export function createSession<Me extends SignedInAccount, Api>(config: SessionCo
         aria-labelledby="set-password"
       >
         <h2 id="set-password">{t.heading}</h2>
-        <p class="hint" id="set-password-hint">
-          {t.hint(minimum)}
-        </p>
-        <label for="set-password-new">{t.password}</label>
-        <input
-          id="set-password-new"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          {...refusedInput(refusal, 'password', 'set-password-new', 'set-password-hint')}
-        />
-        <FieldMessage refusal={refusal} field="password" inputId="set-password-new" />
-        <label for="set-password-repeat">{t.repeat}</label>
-        <input
-          id="set-password-repeat"
-          name="repeat"
-          type="password"
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordFields form="set-password" field="password" refusal={refusal} labels={t} />
         <ErrorAlert text={refusal ? undefined : error} />
         <button type="submit" class="wide" disabled={busy}>
           {busy ? t.busy : t.submit}
@@ -379,15 +407,12 @@ export function createSession<Me extends SignedInAccount, Api>(config: SessionCo
     async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
       event.preventDefault();
       const form = new FormData(event.currentTarget);
+      const problem = newPasswordProblem(form, 'newPassword', true);
+      if (problem) {
+        setError(problem);
+        return;
+      }
       const newPassword = text(form, 'newPassword');
-      if (newPassword.length < minimum) {
-        setError(texts.tooShort(minimum, true));
-        return;
-      }
-      if (newPassword !== text(form, 'repeat')) {
-        setError(texts.mismatch(true));
-        return;
-      }
       const changed = await run(
         calls.changePassword({ currentPassword: text(form, 'currentPassword'), newPassword }),
       );
@@ -408,9 +433,6 @@ export function createSession<Me extends SignedInAccount, Api>(config: SessionCo
         aria-labelledby="change-password"
       >
         <h2 id="change-password">{t.heading}</h2>
-        <p class="hint" id="change-password-hint">
-          {t.hint(minimum)}
-        </p>
         <label for="change-password-current">{t.current}</label>
         <input
           id="change-password-current"
@@ -420,23 +442,11 @@ export function createSession<Me extends SignedInAccount, Api>(config: SessionCo
           autoComplete="current-password"
           required
         />
-        <label for="change-password-new">{t.password}</label>
-        <input
-          id="change-password-new"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          {...refusedInput(refusal, 'newPassword', 'change-password-new', 'change-password-hint')}
-        />
-        <FieldMessage refusal={refusal} field="newPassword" inputId="change-password-new" />
-        <label for="change-password-repeat">{t.repeat}</label>
-        <input
-          id="change-password-repeat"
-          name="repeat"
-          type="password"
-          autoComplete="new-password"
-          required
+        <NewPasswordFields
+          form="change-password"
+          field="newPassword"
+          refusal={refusal}
+          labels={t}
         />
         <ErrorAlert text={refusal ? undefined : error} />
         <div class="button-row">

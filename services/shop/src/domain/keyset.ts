@@ -71,6 +71,8 @@ export const createdKeyset = (list: string) => ({
 
 /** The cursors of a list ordered by a `bigint` id, newest first (the audit, stock movements). */
 export const idKeyset = (list: string) => ({
+  // The value is the id itself (a bigint, beyond the position's int4 id): the position's id is a
+  // placeholder.
   encode: (id: bigint) => encodeKeyset(list, { value: id.toString(), id: 1 }),
   decode: (cursor: string): bigint =>
     BigInt(
