@@ -3,10 +3,10 @@
 // components and JSX as React, so the finder (HTML, script and styles together) stays far inside
 // its 50 kB budget for a phone on a weak connection. See web/README.md.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { precompress } from '@dogshop/web-kit/build';
 import preact from '@preact/preset-vite';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 
@@ -14,40 +14,6 @@ const WEB_DIR = fileURLToPath(new URL('./web/', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('./dist/web/', import.meta.url));
 /** The pages' prefix (PAGES_PREFIX in src/plugins/pages.ts). */
 const BASE = '/verzeichnis/';
-
-/** Compressed once here at their best levels, sent as they are (`preCompressed` in pages.ts). */
-const COMPRESSIBLE = /\.(?:html|js|css|svg|json|txt|webmanifest)$/;
-
-/**
- * Writes `<file>.br` and `<file>.gz` beside every text file of the build, each only where it is
- * smaller than the file: the service has no compression of its own, and compressing at the best
- * levels on every request would cost more than the answer.
- */
-function precompress(): Plugin {
-  return {
-    name: 'dogshop:precompress',
-    apply: 'build',
-    closeBundle() {
-      const files = readdirSync(OUT_DIR, { recursive: true, withFileTypes: true }).filter(
-        (entry) => entry.isFile() && COMPRESSIBLE.test(entry.name),
-      );
-      for (const entry of files) {
-        const file = path.join(entry.parentPath, entry.name);
-        const raw = readFileSync(file);
-        const brotli = brotliCompressSync(raw, {
-          params: {
-            [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-            [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-            [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length,
-          },
-        });
-        const gzip = gzipSync(raw, { level: zlib.Z_BEST_COMPRESSION });
-        if (brotli.length < raw.length) writeFileSync(`${file}.br`, brotli);
-        if (gzip.length < raw.length) writeFileSync(`${file}.gz`, gzip);
-      }
-    },
-  };
-}
 
 /**
  * Writes `sw.js`, the finder's service worker (web/README.md, "Offline and return visits"): it
@@ -135,7 +101,7 @@ export default defineConfig({
   // The pages' prefix (PAGES_PREFIX in src/plugins/pages.ts): the same on the directory's own
   // port and through the gateway, so asset URLs are absolute.
   base: BASE,
-  plugins: [preact({ reactAliasesEnabled: false }), finderServiceWorker(), precompress()],
+  plugins: [preact({ reactAliasesEnabled: false }), finderServiceWorker(), precompress(OUT_DIR)],
   // The workspace's packages (web-kit) from their sources, as the tests and type-checking read
   // them: an edit there is in the next build without building the package first.
   resolve: { conditions: ['@dogshop/source', ...defaultClientConditions] },

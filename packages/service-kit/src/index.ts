@@ -37,6 +37,7 @@ export {
   type SharedStateOptions,
 } from './shared-state.js';
 export { PRIVATE_NO_STORE, privateNoStore } from './no-store.js';
+export { pagesContentSecurityPolicy, servePages, type PagesOptions } from './pages.js';
 export {
   HttpError,
   badRequest,
