@@ -108,10 +108,19 @@ export function Routes({
   return <>{fallback()}</>;
 }
 
-/** A link to a section: marked `aria-current="page"` while its section is shown. */
-export function SectionLink(props: { href: string; children: ComponentChildren }) {
+/**
+ * A link to a section: marked `aria-current="page"` while its section is shown, at its own path
+ * or one of `also` (the section's pages: `/app/orders/:id` for the orders).
+ */
+export function SectionLink(props: {
+  href: string;
+  also?: readonly string[];
+  children: ComponentChildren;
+}) {
   const { path } = useLocation();
-  const current = matchPath(props.href, path) !== undefined;
+  const current = [props.href, ...(props.also ?? [])].some(
+    (pattern) => matchPath(pattern, path) !== undefined,
+  );
   return (
     <a href={props.href} aria-current={current ? 'page' : undefined}>
       {props.children}

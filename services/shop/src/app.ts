@@ -5,6 +5,7 @@ import type { ShopConfig } from './config.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { auth, JWT_AUDIENCE, JWT_ISSUER, STAFF_JWT_AUDIENCE } from './plugins/auth.js';
 import { database } from './plugins/database.js';
+import { pages } from './plugins/pages.js';
 import { webhookDelivery } from './plugins/webhook-delivery.js';
 import { routes } from './routes/index.js';
 
@@ -36,7 +37,7 @@ export async function buildApp(
       database,
       isDatabaseUnavailable,
       auth,
-      plugins: [webhookDelivery],
+      plugins: [webhookDelivery, pages], // pages: the admin app at /app/
       routes,
     },
     runtime,

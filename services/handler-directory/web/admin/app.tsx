@@ -8,7 +8,7 @@ import { AccountBar, type Session } from '../lib/session';
 import { Accounts } from './accounts';
 import { HandlerList } from './handlers';
 import { ImportPanel } from './import';
-import './app.css';
+import '@dogshop/web-kit/app.css';
 
 /** The admin app's URL: its first section, the handlers; the others below it. */
 export const ADMIN_BASE = '/verzeichnis/admin/';

@@ -1,7 +1,7 @@
 // The directory's API as the pages call it: web-kit's openapi-fetch client over the types
-// openapi-typescript makes of the committed OpenAPI document (generated/, written by
-// generate-api-types.mjs before every typecheck, lint and build), and its failures in German. A
-// path, parameter or field the document no longer has is a type error in the page that uses it.
+// openapi-typescript makes of the committed OpenAPI document (generated/, written by `pnpm
+// api-types` before every typecheck, lint and build), and its failures in German. A path,
+// parameter or field the document no longer has is a type error in the page that uses it.
 import { callHelpers, createApiClient, type ApiClientOptions } from '@dogshop/web-kit';
 import type { components, paths } from './generated/handler-directory';
 

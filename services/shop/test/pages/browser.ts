@@ -1,0 +1,120 @@
+// Support for the admin app's page tests: the real shop listening on 127.0.0.1 (the app built by
+// the test script's `pnpm build:web`), and Debian's Chromium driven by playwright-core through
+// web-kit's test helpers (no browser download: the test script installs the `chromium` package
+// when it is missing), with what is the shop's own: English, the app's path, the login form's
+// labels, staff accounts, the screenshots' folder.
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  launchChromium as launchKitChromium,
+  openPage as openKitPage,
+  saveScreenshot as saveKitScreenshot,
+  type PageSession,
+} from '@dogshop/web-kit/testing';
+import type { Browser, Page } from 'playwright-core';
+import type { StaffRole } from '../../src/modules/access/policy.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { staffMember, STAFF_PASSWORD, type SignedInStaffMember } from '../support/staff.js';
+
+export {
+  DESKTOP_VIEWPORT,
+  focusRing,
+  lowContrastTexts,
+  namelessButtons,
+  PHONE_VIEWPORT,
+  storedState,
+  unlabelledControls,
+  waitUntil,
+  type PageSession,
+} from '@dogshop/web-kit/testing';
+
+/** The app's path. */
+export const APP = '/app/';
+
+/** The longest wait for one thing on a page (generous: other tests run beside these). */
+export const WAIT_MS = 15_000;
+
+/** Debian's Chromium in English. */
+export const launchChromium = (): Promise<Browser> =>
+  launchKitChromium({ language: { code: 'en', locale: 'en-GB' } });
+
+export interface ServedApp extends TestApp {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+}
+
+/** The real shop (its own database) listening on a free loopback port. */
+export async function serveApp(): Promise<ServedApp> {
+  const t = await createTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = t.app.server.address() as AddressInfo;
+  return { ...t, url: `http://127.0.0.1:${port}` };
+}
+
+export interface OpenOptions {
+  path?: string;
+  colorScheme?: 'light' | 'dark';
+  /** A phone at 360×740 with touch, or a desktop screen at 1280×800 (default). */
+  device?: 'phone' | 'desktop';
+  /** Console errors the test provokes (a refused write's status). */
+  expectedConsoleErrors?: RegExp;
+}
+
+/**
+ * Opens a page of the app (its orders by default) in English, Berlin time. On closing, the
+ * session checks that nothing left the app's origin, the CSP blocked nothing, no script failed
+ * and no script logged an error (a refused request's line, „Failed to load resource“, is what a
+ * test provokes and checks itself).
+ */
+export function openPage(
+  browser: Browser,
+  app: ServedApp,
+  { path = APP, device = 'desktop', ...options }: OpenOptions = {},
+): Promise<PageSession> {
+  return openKitPage(browser, app.url, {
+    expectedConsoleErrors: /^Failed to load resource: /,
+    ...options,
+    path,
+    device,
+    locale: 'en-GB',
+    timezoneId: 'Europe/Berlin',
+  });
+}
+
+/** Signs in through the app's login form and waits until the account bar shows. */
+export async function signIn(page: Page, email: string, password = STAFF_PASSWORD): Promise<void> {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText(`Signed in as ${email}`).waitFor({ timeout: WAIT_MS });
+}
+
+/** A staff account of `role` (with a password) on `app`. */
+export const staffOf = (app: ServedApp, role: StaffRole, name?: string) =>
+  staffMember(app, role, name);
+
+/** Opens `path` as `account` (signed in there), on a desktop unless told otherwise. */
+export async function signedInAt(
+  browser: Browser,
+  app: ServedApp,
+  account: SignedInStaffMember,
+  options: OpenOptions = {},
+): Promise<PageSession> {
+  const s = await openPage(browser, app, options);
+  s.page.setDefaultTimeout(WAIT_MS);
+  await signIn(s.page, account.email);
+  return s;
+}
+
+/**
+ * Where the tests save their screenshots of the app: SCREENSHOT_DIR, else the git-ignored
+ * test-output/screenshots of this package. `pnpm screenshots` writes the README's copies
+ * (docs/screenshots at the repository's root).
+ */
+const SCREENSHOT_DIR =
+  process.env.SCREENSHOT_DIR ??
+  fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
+
+/** Saves the whole page as `<name>.png` (for example `shop-orders-phone`). */
+export const saveScreenshot = (page: Page, name: string): Promise<void> =>
+  saveKitScreenshot(page, SCREENSHOT_DIR, name);
