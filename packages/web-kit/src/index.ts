@@ -12,6 +12,8 @@ export {
   type OutcomeOf,
 } from './api';
 export { ErrorAlert } from './error-alert';
+export { Modal } from './modal';
+export { ShownOnce, type ShownOnceTexts } from './shown-once';
 export {
   FieldMessage,
   fieldMessageId,

@@ -420,7 +420,7 @@ describe('the accounts', () => {
     await shownLink(page, 'tina.tastatur');
     // Focus moved to the link's heading: the next Tab reaches the link itself.
     await page.keyboard.press('Tab');
-    expect(await focused(page)).toEqual({ id: 'einmal-link-feld', ring: 'solid 3' });
+    expect(await focused(page)).toEqual({ id: 'einmal-link-value', ring: 'solid 3' });
     await s.close();
   });
 

@@ -2,7 +2,7 @@
 // availability switch of each row, creating, editing and deleting (after a confirmation), the
 // export of what the list shows, and each handler's history. A viewer gets the same list without
 // any write control; the API refuses a write a viewer forces anyway.
-import { ErrorAlert, useLocation, useResource, withQuery } from '@dogshop/web-kit';
+import { ErrorAlert, Modal, useLocation, useResource, withQuery } from '@dogshop/web-kit';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { outcome, type Handler } from '../lib/api';
 import type { Session } from '../lib/session';
@@ -13,7 +13,6 @@ import { HandlerEditor } from './editor';
 import { ExportButtons, type ListFilter } from './export-buttons';
 import { HandlerTable, type RowActions } from './handler-table';
 import { HandlerHistory } from './history';
-import { Modal } from './modal';
 import './handlers.css';
 
 /** Handlers per page: a screenful on a desktop; "Weitere laden" asks for the next ones. */

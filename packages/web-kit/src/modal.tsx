@@ -1,6 +1,6 @@
-// A modal `<dialog>` for the handler list (the delete confirmation, a handler's history): the
-// browser keeps the focus inside it, Escape closes it, and focus returns to the button that
-// opened it when it closes.
+// A modal `<dialog>` (a confirmation, a record's history): the browser keeps the focus inside it,
+// Escape closes it, and focus returns to the button that opened it when it closes. Styled by
+// app.css (`.modal`).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -25,7 +25,7 @@ export function Modal(props: {
       ref={dialog}
       class="modal"
       aria-labelledby={props.labelledBy}
-      // Escape: the browser closes the dialog; the list forgets it too.
+      // Escape: the browser closes the dialog; the page forgets it too.
       onClose={props.onClose}
     >
       {props.children}
