@@ -11,6 +11,7 @@ export {
   type Outcome,
   type OutcomeOf,
 } from './api';
+export { downloadName, saveDownload } from './download';
 export { ErrorAlert } from './error-alert';
 export { Modal } from './modal';
 export { ShownOnce, type ShownOnceTexts } from './shown-once';
