@@ -30,7 +30,10 @@ interface State<T> {
 }
 
 export interface ResourceOptions {
-  /** Waits this long after the last change of `deps` (typing: one request per pause, not per key). */
+  /**
+   * Waits this long after the last change of `deps` (typing: one request per pause, not per
+   * key); the first load does not wait.
+   */
   delayMs?: number;
   /**
    * When `deps` change, the last data stays shown until the new answer comes (a new search of
@@ -92,7 +95,8 @@ export function useResource<T>(
     if (changed && !keep) {
       setState({ data: undefined, loading: 'all', error: undefined, failure: undefined });
     }
-    const timer = setTimeout(() => void fetch(load), delayMs);
+    // The pause is for changes (typing); the first load starts at once.
+    const timer = setTimeout(() => void fetch(load), changed ? delayMs : 0);
     return () => {
       clearTimeout(timer);
       // An answer still on its way belongs to the old deps: dropped.
