@@ -589,6 +589,30 @@ describe('the directory’s pages through the gateway', () => {
   });
 });
 
+describe('the shop’s admin app through the gateway', () => {
+  const APP_CSP =
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+  it('serves /app/ and its deep links from the shop, with its CSP and its assets', async () => {
+    for (const path of ['/app/', '/app/orders/42']) {
+      const page = await call(path);
+      expect({ path, status: page.status }).toEqual({ path, status: 200 });
+      expect(page.headers.get('content-security-policy')).toBe(APP_CSP);
+      expect(page.text).toContain('<h1>Shop admin</h1>');
+    }
+    const html = (await call('/app/')).text;
+    const assets = [...html.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const asset of assets) {
+      const res = await call(asset);
+      expect({ asset, status: res.status }).toEqual({ asset, status: 200 });
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    expect((await call('/app')).headers.get('location')).toBe('/app/');
+  });
+});
+
 describe('an upstream that is down', () => {
   it("answers 503 in that service's envelope, and the other service keeps working", async () => {
     await platform!.handlerDirectory.process.stop('SIGTERM');
