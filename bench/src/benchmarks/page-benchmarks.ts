@@ -1,6 +1,7 @@
 // PAGES (issue 22): the handler directory's pages as a phone and an office screen get them, in
-// Debian's Chromium driven by playwright-core (never a downloaded browser), against the built
-// service on loopback:
+// Debian's Chromium driven by playwright-core (never a downloaded browser), launched as the pages'
+// tests launch it (web-kit's launchChromium: the same flags), against the built service on
+// loopback:
 //   1. the finder's compressed size (index.html and every file it references, as
 //      services/handler-directory/test/pages/budget.test.ts sums them), ≤ 50 kB;
 //   2. the finder's time from navigation start to its first result card on Chrome DevTools'
@@ -10,11 +11,11 @@
 //   3. the admin list's time to show a search over the loaded handlers once its answer is in,
 //      ≤ 100 ms.
 // The times are taken in the page (performance.now(), whose origin is the navigation's start).
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { launchChromium } from '@dogshop/web-kit/testing';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { Context } from '../context.js';
 import { generateHandlers } from '../datasets/handler-dataset.js';
 import {
@@ -54,26 +55,6 @@ export const SLOW_3G = {
   uploadThroughput: ((500 * 1000) / 8) * 0.8,
 };
 
-/** As services/handler-directory/test/pages/browser.ts: root, no GPU, none of its own traffic. */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-function chromiumPath(): string {
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('chromium is not installed (Debian: apt-get install chromium)');
-  }
-}
-
 export async function pagesBench(
   ctx: Context,
   service: RunningService,
@@ -84,11 +65,7 @@ export async function pagesBench(
   ctx.log(
     `  finder: ${finderSize.brotli} B brotli, ${finderSize.gzip} B gzip (${finderSize.files.length} files)`,
   );
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: CHROMIUM_FLAGS,
-    headless: true,
-  });
+  const browser = await launchChromium();
   try {
     const firstResult = await finderFirstResult(ctx, browser, service);
     const adminSearch = await adminListSearch(ctx, browser, service, handlers);

@@ -2,6 +2,8 @@
 // stylesheet turns rows into blocks there, each cell with its column's name). An admin switches
 // availability in the row; every row opens the handler's history; edit and delete for an admin.
 // A row's buttons are named with the handler (`Bearbeiten: <name>`): the visible word comes first.
+// The editor's and the history's buttons have ids (`openerId`): the list puts the focus back on
+// the one that opened a dialog when it closes, though the editor replaced the table meanwhile.
 import type { Handler } from '../lib/api';
 import { formatDateTime, formatPoint } from '../lib/format';
 import { availabilityText, listedNow } from './availability';
@@ -17,6 +19,10 @@ export interface RowActions {
   };
   history: (handler: Handler) => void;
 }
+
+/** The id of the row's button that opens a handler's editor or history. */
+export const openerId = (dialog: 'edit' | 'history', handlerId: string) =>
+  `${dialog === 'edit' ? 'bearbeiten' : 'verlauf-oeffnen'}-${handlerId}`;
 
 const COLUMNS = [
   'Name',
@@ -89,6 +95,7 @@ function HandlerRow({ handler, actions }: { handler: Handler; actions: RowAction
       <td data-label="Aktionen" class="row-actions">
         <button
           type="button"
+          id={openerId('history', handler._id)}
           class="secondary"
           aria-label={`Verlauf von ${handler.name}`}
           onClick={() => actions.history(handler)}
@@ -99,6 +106,7 @@ function HandlerRow({ handler, actions }: { handler: Handler; actions: RowAction
           <>
             <button
               type="button"
+              id={openerId('edit', handler._id)}
               class="secondary"
               aria-label={`Bearbeiten: ${handler.name}`}
               onClick={() => write.edit(handler)}

@@ -1,18 +1,28 @@
 // The admin app's handler section: the list (search, filters, sort, a page at a time), the
 // availability switch of each row, creating, editing and deleting (after a confirmation), the
-// export of what the list shows, and each handler's history. A viewer gets the same list without
-// any write control; the API refuses a write a viewer forces anyway.
-import { ErrorAlert, Modal, useLocation, useResource, withQuery } from '@dogshop/web-kit';
+// export of what the list shows, and each handler's history. The editor and the history are URLs
+// of their own below the list's (urls.ts) carrying its query: opening one is a history entry,
+// Back closes it and shows the same search, a deep link opens it after signing in. A viewer gets
+// the same list without any write control; the API refuses a write a viewer forces anyway.
+import {
+  ErrorAlert,
+  Modal,
+  useLocation,
+  useResource,
+  withQuery,
+  type Resource,
+} from '@dogshop/web-kit';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { outcome, type Handler } from '../lib/api';
 import type { Session } from '../lib/session';
 import { useCall } from '../lib/use-call';
-import { ADMIN_BASE, canWrite } from './app';
+import { canWrite } from './app';
 import { listedNow } from './availability';
 import { HandlerEditor } from './editor';
 import { ExportButtons, type ListFilter } from './export-buttons';
-import { HandlerTable, type RowActions } from './handler-table';
+import { HandlerTable, openerId, type RowActions } from './handler-table';
 import { HandlerHistory } from './history';
+import { ADMIN_BASE, handlerPath, handlerView, type HandlerView } from './urls';
 import './handlers.css';
 
 /** Handlers per page: a screenful on a desktop; "Weitere laden" asks for the next ones. */
@@ -44,9 +54,10 @@ function filtersOf(query: Record<string, string | undefined>): Filters {
   };
 }
 
-const listUrl = (filters: Filters) =>
+/** `path` with the list's search as its query (a dialog's URL keeps it for the way back). */
+const withFilters = (path: string, filters: Filters) =>
   withQuery(
-    ADMIN_BASE,
+    path,
     {
       suche: filters.q,
       typ: filters.type,
@@ -56,10 +67,29 @@ const listUrl = (filters: Filters) =>
     { sortierung: 'name' },
   );
 
+const listUrl = (filters: Filters) => withFilters(ADMIN_BASE, filters);
+
 /** The filters of the address bar now (a timer's view: the component's may be older). */
 const filtersNow = () => filtersOf(Object.fromEntries(new URLSearchParams(location.search)));
 
 const sameFilters = (a: Filters, b: Filters) => listUrl(a) === listUrl(b);
+
+/** What the address bar shows now (a timer's or an event's view: the component's may be older). */
+const viewNow = () => handlerView(location.pathname);
+
+/** The key in a dialog's history entry saying that the entry before it is the list it came from. */
+const FROM_LIST = 'vonListe';
+
+/** The id of the button "Neuer Hundeführer" (the focus returns there from the new one's editor). */
+const NEW_BUTTON_ID = 'neuer-hundefuehrer';
+
+/** The button that opened `dialog`, by id (the table is drawn anew after the editor). */
+const openerOf = (dialog: HandlerView) =>
+  dialog.kind === 'new'
+    ? NEW_BUTTON_ID
+    : dialog.kind === 'list'
+      ? undefined
+      : openerId(dialog.kind, dialog.id);
 
 /** The filters as the API takes them (empty ones left out). */
 function listFilter(filters: Filters): ListFilter {
@@ -76,20 +106,20 @@ export function HandlerList({ session }: { session: Session }) {
   const { api } = session;
   const writer = canWrite(session);
   const location = useLocation();
+  // The list, or the editor (which replaces it) or the history (over it).
+  const view = handlerView(location.path);
   // What the URL says is what the list shows; the controls may be ahead of it while typing.
   const shown = filtersOf(location.query);
+  const shownUrl = listUrl(shown);
   const applied = listFilter(shown);
   const [filters, setFilters] = useState<Filters>(shown);
   const [notice, setNotice] = useState('');
   const [actionError, setActionError] = useState<string | undefined>();
   const [switching, setSwitching] = useState<string | undefined>();
-  // The editor replaces the list while open: undefined closed, null a new handler.
-  const [editing, setEditing] = useState<Handler | null | undefined>();
   const [deleting, setDeleting] = useState<Handler | undefined>();
-  const [historyOf, setHistoryOf] = useState<Handler | undefined>();
   const listHeading = useRef<HTMLHeadingElement>(null);
-  // Set when the editor or the delete dialog closes: the list's heading takes the focus then, so
-  // keyboard users go on from the list (not from the start of the page).
+  // Set when the delete dialog closes: the list's heading takes the focus then, so keyboard
+  // users go on from the list (not from the start of the page).
   const focusList = useRef(false);
 
   const page = (cursor?: string) =>
@@ -100,22 +130,71 @@ export function HandlerList({ session }: { session: Session }) {
         },
       }),
     );
-  // Loaded for each URL; a search's answer that comes after a newer search's is dropped.
-  const listing = useResource(() => page(), [location.url], { keep: true });
+  // Loaded for each search (not again when a dialog opens or closes: its URL keeps the query); a
+  // search's answer that comes after a newer search's is dropped.
+  const listing = useResource(() => page(), [shownUrl], { keep: true });
 
-  // Back or Forward (or a link) changed the URL: the controls show its search.
+  // Back or Forward (or a link) changed the search: the controls show it.
   useEffect(() => {
     setFilters((current) => (sameFilters(current, shown) ? current : shown));
-  }, [location.url]);
+  }, [shownUrl]);
 
-  // A changed control: its search becomes the URL (a history entry) after a pause in typing.
+  // A changed control: its search becomes the URL (a history entry) after a pause in typing;
+  // while a dialog is open (opened during the pause), once it has closed.
+  const atList = view.kind === 'list';
   useEffect(() => {
-    if (sameFilters(filters, filtersNow())) return;
+    if (!atList || sameFilters(filters, filtersNow())) return;
     const timer = setTimeout(() => {
-      if (!sameFilters(filters, filtersNow())) location.route(listUrl(filters));
+      if (viewNow().kind === 'list' && !sameFilters(filters, filtersNow())) {
+        location.route(listUrl(filters));
+      }
     }, TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [filters]);
+  }, [filters, atList]);
+
+  // The handler a dialog's URL names: the list's row when it shows one (opened from the list: no
+  // wait), else asked for (a deep link, or a handler this search does not show).
+  const dialogId = view.kind === 'edit' || view.kind === 'history' ? view.id : undefined;
+  const listed = listing.data?.data.find((h) => h._id === dialogId);
+  const named = useResource(
+    dialogId !== undefined && !listed
+      ? () => outcome(api.GET('/api/users/{id}', { params: { path: { id: dialogId } } }))
+      : undefined,
+    [dialogId],
+  );
+  const fetched = named.data?.data;
+  const dialogHandler = fetched?._id === dialogId ? fetched : listed;
+
+  /** Opens the editor or the history: a history entry, its URL with the list's search. */
+  function open(dialog: HandlerView) {
+    location.route(withFilters(handlerPath(dialog), shown));
+    // The new entry remembers that the one before it is this list: closing goes Back there.
+    if (viewNow().kind !== 'list') history.replaceState({ [FROM_LIST]: true }, '');
+  }
+
+  /**
+   * Closes the editor or the history from the page (Abbrechen, Schließen, Escape, saved): Back
+   * to the list's entry when the dialog was opened from it, so Back afterwards does not reopen
+   * it; a deep link's entry is replaced by its list.
+   */
+  function close() {
+    // Already closed (the dialog's close event after Back): nothing left to close.
+    if (viewNow().kind === 'list') return;
+    if ((history.state as Record<string, unknown> | null)?.[FROM_LIST] === true) history.back();
+    else location.route(listUrl(filtersNow()), true);
+  }
+
+  // Back at the list from a dialog, however closed: the focus goes to the button that opened it
+  // if the list shows it (the editor replaced the table: a new button), else to the list's
+  // heading; never lost to the start of the page.
+  const lastView = useRef(view);
+  useEffect(() => {
+    const was = lastView.current;
+    lastView.current = view;
+    if (view.kind !== 'list' || was.kind === 'list') return;
+    const opener = openerOf(was);
+    (document.getElementById(opener ?? '') ?? listHeading.current)?.focus();
+  }, [location.path]);
 
   function search() {
     if (sameFilters(filters, filtersNow())) listing.reload();
@@ -156,7 +235,7 @@ export function HandlerList({ session }: { session: Session }) {
   }
 
   function saved(handler: Handler, created: boolean) {
-    closeEditor();
+    close();
     if (created) {
       setNotice(`${handler.name} ist angelegt.`);
       listing.reload();
@@ -176,33 +255,47 @@ export function HandlerList({ session }: { session: Session }) {
     }));
   }
 
-  function closeEditor() {
-    focusList.current = true;
-    setEditing(undefined);
-  }
-
-  // After the dialog or the editor is gone (a modal dialog makes the rest of the page inert).
+  // After the delete dialog is gone (a modal dialog makes the rest of the page inert).
   useEffect(() => {
-    if (!focusList.current || editing !== undefined || deleting) return;
+    if (!focusList.current || deleting) return;
     focusList.current = false;
     listHeading.current?.focus();
-  }, [editing, deleting]);
+  }, [deleting]);
 
-  if (editing !== undefined) {
+  // The editor replaces the list while open (its URL is an admin's only: app.tsx).
+  if (view.kind === 'new') {
     return (
+      <HandlerEditor key="neu" api={api} handler={undefined} onSaved={saved} onCancel={close} />
+    );
+  }
+  if (view.kind === 'edit') {
+    return dialogHandler ? (
       <HandlerEditor
+        key={view.id}
         api={api}
-        handler={editing ?? undefined}
+        handler={dialogHandler}
         onSaved={saved}
-        onCancel={closeEditor}
+        onCancel={close}
       />
+    ) : (
+      <section class="panel editor" aria-labelledby="bearbeiten-titel">
+        <NotYetNamed named={named} title="Hundeführer bearbeiten" headingId="bearbeiten-titel" />
+        <button type="button" class="secondary" onClick={close}>
+          Zur Liste
+        </button>
+      </section>
     );
   }
 
   const actions: RowActions = {
-    history: setHistoryOf,
+    history: (h) => open({ kind: 'history', id: h._id }),
     ...(writer && {
-      write: { toggle: (h) => void toggle(h), edit: setEditing, remove: setDeleting, switching },
+      write: {
+        toggle: (h) => void toggle(h),
+        edit: (h) => open({ kind: 'edit', id: h._id }),
+        remove: setDeleting,
+        switching,
+      },
     }),
   };
   const { loading } = listing;
@@ -222,7 +315,7 @@ export function HandlerList({ session }: { session: Session }) {
           Hundeführer
         </h2>
         {writer && (
-          <button type="button" onClick={() => setEditing(null)}>
+          <button type="button" id={NEW_BUTTON_ID} onClick={() => open({ kind: 'new' })}>
             Neuer Hundeführer
           </button>
         )}
@@ -314,10 +407,14 @@ export function HandlerList({ session }: { session: Session }) {
           onClose={() => setDeleting(undefined)}
         />
       )}
-      {historyOf && (
-        <Modal labelledBy={`verlauf-${historyOf._id}`} onClose={() => setHistoryOf(undefined)}>
-          <HandlerHistory api={api} handlerId={historyOf._id} name={historyOf.name} />
-          <button type="button" class="secondary" onClick={() => setHistoryOf(undefined)}>
+      {view.kind === 'history' && (
+        <Modal labelledBy={dialogHandler ? `verlauf-${view.id}` : 'verlauf-titel'} onClose={close}>
+          {dialogHandler ? (
+            <HandlerHistory api={api} handlerId={view.id} name={dialogHandler.name} />
+          ) : (
+            <NotYetNamed named={named} title="Verlauf" headingId="verlauf-titel" />
+          )}
+          <button type="button" class="secondary" onClick={close}>
             Schließen
           </button>
         </Modal>
@@ -361,5 +458,46 @@ function ConfirmDelete(props: {
         </button>
       </div>
     </Modal>
+  );
+}
+
+/**
+ * A dialog's URL whose handler is not there (yet): loading, no such handler (a mistyped link, or
+ * one to a handler deleted since), or the failure of asking (with another try).
+ */
+function NotYetNamed(props: {
+  named: Pick<Resource<unknown>, 'loading' | 'error' | 'failure' | 'reload'>;
+  title: string;
+  headingId: string;
+}) {
+  const { named } = props;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened by a deep link: what the page shows is read out from its heading.
+  useEffect(() => heading.current?.focus(), []);
+  const missing = named.failure?.status === 404;
+  return (
+    <>
+      <h2 id={props.headingId} tabIndex={-1} ref={heading}>
+        {missing ? 'Hundeführer nicht gefunden' : props.title}
+      </h2>
+      {missing ? (
+        <p>
+          Unter dieser Adresse ist kein Hundeführer verzeichnet: Der Eintrag wurde gelöscht, oder
+          die Adresse ist unvollständig.
+        </p>
+      ) : (
+        <>
+          <p class="status" role="status">
+            {named.loading ? 'Hundeführer wird geladen …' : ''}
+          </p>
+          <ErrorAlert text={named.error} />
+          {named.error && (
+            <button type="button" class="secondary" onClick={named.reload}>
+              Erneut versuchen
+            </button>
+          )}
+        </>
+      )}
+    </>
   );
 }
