@@ -1,12 +1,16 @@
 // A1 and A2, the back office's figures. A1: `GET /admin/orders` with its exact total at 10,000
 // and 1,000,000 orders (a status filter newest first, and `q` by e-mail), 16 connections, p50.
 // A2: stock adjustments beside orders on one hot product: both rates, and the stock exact.
+// A3: the admin app's order list in Chromium, 50 rows painted after their answer.
+import { launchChromium } from '@dogshop/web-kit/testing';
 import type { Context } from '../context.js';
 import { cloneDataset, description, ensureShopDataset } from '../datasets/cache.js';
 import { runLoad, type HttpRequestSpec } from '../infra/load.js';
 import { migrateShopDatabase } from '../infra/shop-database.js';
 import { startShop, type RunningService } from '../infra/services.js';
+import type { Timing } from '../results.js';
 import { figure, type Figure } from '../stats.js';
+import { awaitPaint, paintWatch, timing, type Paint } from './list-paint.js';
 import { shopHeaders } from './shop-sql.js';
 
 export const A1_ORDERS = [10_000, 1_000_000];
@@ -40,10 +44,33 @@ export interface A2Run {
   exact: boolean;
 }
 
+export interface A3Run {
+  orders: number;
+  /** Status filters clicked (each a new request of 50 rows), the warm-up aside. */
+  runs: number;
+  /** The answer's responseEnd to the rows in the DOM, to the next frame, to that frame rendered. */
+  domMs: Timing;
+  frameMs: Timing;
+  paintedMs: Timing;
+  rows: Figure;
+  encodedBytes: Figure;
+  targetMs: number;
+  /** p95 within the target. */
+  pass: boolean;
+}
+
 export interface BackOfficeRun {
   a1: A1Row[];
   a2?: A2Run;
+  a3?: A3Run;
 }
+
+const A3_ORDERS = 10_000;
+const A3_RUNS = 15;
+const A3_TARGET_MS = 100;
+const A3_STAFF = { email: 'bench.admin@shop.example', password: 'the bench admin passphrase' };
+/** The orders list's status filters, clicked in turn: each one a new request of 50 rows. */
+const STATUS_FILTERS = ['Pending', 'Confirmed', 'Shipped', 'Delivered', 'Cancelled', 'All'];
 
 const FIRST = ['Anna', 'Jana', 'Otto', 'Mia', 'Lukas', 'Jonas', 'Lea', 'Paul', 'Emma', 'Felix'];
 const LAST = ['Berger', 'Johannsen', 'Ölmann', 'Krüger', 'Hansen', 'Schulz', 'Weber', 'Jäger'];
@@ -268,9 +295,79 @@ async function a2(ctx: Context, shop: RunningService, database: string): Promise
   };
 }
 
+/**
+ * A3: the admin app (`/app/`, the shop's build) signed in as a staff admin made through the API,
+ * on A1's orders; each status filter clicked in turn, and for each the time from its answer's
+ * responseEnd (Resource Timing) to its 50 rows on screen (list-paint.ts). Desktop size, English.
+ */
+async function a3(ctx: Context): Promise<A3Run> {
+  const template = await ensureOrdersDataset(ctx, A3_ORDERS);
+  const database = await cloneDataset(ctx, template, `bench_orders_app_${A3_ORDERS}`);
+  const shop = await startShop(ctx.pg.url(database));
+  const browser = await launchChromium();
+  try {
+    const body = JSON.stringify({ email: A3_STAFF.email, name: 'Bench Admin', role: 'admin' });
+    const created = await fetch(`${shop.url}/admin/staff`, {
+      method: 'POST',
+      headers: shopHeaders(body),
+      body,
+    });
+    const { set_password_token: token } = (await created.json()) as { set_password_token: string };
+    const password = JSON.stringify({ token, password: A3_STAFF.password });
+    const set = await fetch(`${shop.url}/admin/auth/set-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: password,
+    });
+    if (!set.ok) throw new Error(`A3: the staff password was refused (${set.status})`);
+
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: 'en-GB',
+      timezoneId: 'Europe/Berlin',
+    });
+    const page = await context.newPage();
+    await page.goto(`${shop.url}/app/`);
+    await page.getByLabel('E-mail').fill(A3_STAFF.email);
+    await page.getByLabel('Password', { exact: true }).fill(A3_STAFF.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('table.orders tbody tr').first().waitFor({ timeout: 30_000 });
+    const runs: Paint[] = [];
+    for (let i = 0; i <= A3_RUNS; i++) {
+      const filter = STATUS_FILTERS[i % STATUS_FILTERS.length]!;
+      await page.evaluate(paintWatch('section[aria-labelledby=orders-heading]', 'limit=50'));
+      await page
+        .getByRole('group', { name: 'Status' })
+        .getByRole('button', { name: new RegExp(`^${filter}`) })
+        .click();
+      const result = await awaitPaint(page, 30_000, `the ${filter} orders`);
+      ctx.log(
+        `    A3 ${i}${i === 0 ? ' (warm-up)' : ''} ${filter}: ${result.rows} rows; after the answer: DOM ${result.domMs.toFixed(1)} ms, frame ${result.frameMs.toFixed(1)} ms, rendered ${result.paintedMs.toFixed(1)} ms`,
+      );
+      if (i > 0) runs.push(result);
+    }
+    await context.close();
+    const paintedMs = timing(runs.map((r) => r.paintedMs));
+    return {
+      orders: A3_ORDERS,
+      runs: runs.length,
+      domMs: timing(runs.map((r) => r.domMs)),
+      frameMs: timing(runs.map((r) => r.frameMs)),
+      paintedMs,
+      rows: figure(runs.map((r) => r.rows)),
+      encodedBytes: figure(runs.map((r) => r.encodedBytes)),
+      targetMs: A3_TARGET_MS,
+      pass: paintedMs.p95 <= A3_TARGET_MS,
+    };
+  } finally {
+    await browser.close();
+    await shop.stop();
+  }
+}
+
 export async function backOfficeBench(
   ctx: Context,
-  which: { a1: boolean; a2: boolean },
+  which: { a1: boolean; a2: boolean; a3: boolean },
 ): Promise<BackOfficeRun> {
   const run: BackOfficeRun = { a1: [] };
   if (which.a1) {
@@ -288,12 +385,16 @@ export async function backOfficeBench(
       await shop.stop();
     }
   }
+  if (which.a3) {
+    ctx.log('A3 the admin app’s order list: 50 rows painted after their answer');
+    run.a3 = await a3(ctx);
+  }
   return run;
 }
 
 /** The report's section. */
 export function backOfficeNotes(run: BackOfficeRun): string[] {
-  const lines = ['### A1, A2 — the back office', ''];
+  const lines = ['### A1–A3 — the back office', ''];
   if (run.a1.length) {
     lines.push(
       `A1: \`GET /admin/orders\` at ${A1_CONNECTIONS} connections, the exact total in every answer; p50 target ≤ ${A1_TARGET_P50_MS} ms.`,
@@ -314,6 +415,15 @@ export function backOfficeNotes(run: BackOfficeRun): string[] {
     const a = run.a2;
     lines.push(
       `A2: ${a.connections} connections on one product for ${a.seconds.toFixed(1)} s, half ordering one, half adding one with a reason: ${a.ordersPerSecond.toFixed(0)} orders/s and ${a.adjustmentsPerSecond.toFixed(0)} adjustments/s (${a.orders} orders, ${a.ordersRefused} refused, ${a.adjustments} adjustments${Object.keys(a.other).length ? `, other answers ${JSON.stringify(a.other)}` : ''}). Stock ${a.initialStock} → ${a.finalStock}, movements add up to ${a.movementSum}: ${a.exact ? 'exact' : 'NOT EXACT'}.`,
+      '',
+    );
+  }
+  if (run.a3) {
+    const a = run.a3;
+    const t = (x: Timing) =>
+      `${x.median.toFixed(1)} ms [${x.min.toFixed(1)}–${x.max.toFixed(1)}], p95 ${x.p95.toFixed(1)} ms`;
+    lines.push(
+      `A3: the admin app's order list in Chromium (1280×800) over ${a.orders.toLocaleString('en')} orders, each status filter in turn (${a.runs} answers of ${a.rows.median} rows, ${(a.encodedBytes.median / 1000).toFixed(1)} kB each): the answer's responseEnd to the rows in the DOM ${t(a.domMs)}; to the next frame rendered ${t(a.paintedMs)}; target p95 ≤ ${a.targetMs} ms: ${a.pass ? 'yes' : 'NO'}.`,
       '',
     );
   }

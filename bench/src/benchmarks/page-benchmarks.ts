@@ -24,8 +24,9 @@ import {
   packageDir,
   type RunningService,
 } from '../infra/services.js';
-import type { FinderLoads, FinderSize, PagesRun, Timing } from '../results.js';
+import type { FinderLoads, FinderSize, PagesRun } from '../results.js';
 import { figure } from '../stats.js';
+import { awaitPaint, paintWatch, timing, within, type Paint } from './list-paint.js';
 
 const DIRECTORY_DIR = packageDir('@dogshop/handler-directory');
 
@@ -228,55 +229,6 @@ function finderLoads(loads: FirstCard[]): FinderLoads {
   };
 }
 
-/**
- * Before a search: watches the handler list until it has gone through its loading state and shows
- * the answer (the status no longer ends in "…"), then waits for the following frame (a
- * requestAnimationFrame, and a message posted from it, which runs once that frame is rendered).
- * Resolves `window.__search` with the times, the answer's Resource Timing entry and the rows shown.
- */
-const searchWatch = (term: string) => `
-  window.__search = new Promise((resolve) => {
-    const list = document.querySelector('.handlers');
-    const loading = () => (list.querySelector('[role=status]')?.textContent ?? '').trim().endsWith('…');
-    let sawLoading = false;
-    new MutationObserver((_, observer) => {
-      if (loading()) return void (sawLoading = true);
-      if (!sawLoading) return;
-      observer.disconnect();
-      const domAt = performance.now();
-      requestAnimationFrame(() => {
-        const frameAt = performance.now();
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => {
-          const paintedAt = performance.now();
-          const entry = performance
-            .getEntriesByType('resource')
-            .find((e) => e.name.includes('/api/users?') && new URL(e.name).searchParams.get('q') === ${JSON.stringify(term)});
-          resolve({
-            domMs: domAt - entry.responseEnd,
-            frameMs: frameAt - entry.responseEnd,
-            paintedMs: paintedAt - entry.responseEnd,
-            encodedBytes: entry.encodedBodySize,
-            decodedBytes: entry.decodedBodySize,
-            rows: list.querySelectorAll('tbody tr').length,
-          });
-        };
-        channel.port2.postMessage(null);
-      });
-    }).observe(list, { childList: true, subtree: true, characterData: true });
-  });
-  undefined; // page.evaluate would wait for a promise returned to it
-`;
-
-interface Search {
-  domMs: number;
-  frameMs: number;
-  paintedMs: number;
-  encodedBytes: number;
-  decodedBytes: number;
-  rows: number;
-}
-
 async function adminListSearch(
   ctx: Context,
   browser: Browser,
@@ -301,15 +253,11 @@ async function adminListSearch(
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await page.locator('.handlers tbody tr').first().waitFor({ timeout: 30_000 });
     const search = page.getByLabel('Suche (Name, Telefon, Adresse)');
-    const runs: Search[] = [];
+    const runs: Paint[] = [];
     for (const [i, term] of terms.entries()) {
-      await page.evaluate(searchWatch(term));
+      await page.evaluate(paintWatch('.handlers', '/api/users?'));
       await search.fill(term);
-      const result = await within(
-        30_000,
-        `the search for "${term}"`,
-        page.evaluate<Search>('window.__search'),
-      );
+      const result = await awaitPaint(page, 30_000, `the search for "${term}"`);
       ctx.log(
         `    search ${i}${i === 0 ? ' (warm-up)' : ''} "${term}": ${result.rows} rows; after the answer: DOM ${result.domMs.toFixed(1)} ms, frame ${result.frameMs.toFixed(1)} ms, rendered ${result.paintedMs.toFixed(1)} ms`,
       );
@@ -332,24 +280,4 @@ async function adminListSearch(
   } finally {
     await context.close();
   }
-}
-
-/** page.evaluate has no timeout of its own. */
-async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Median, min–max and the 95th percentile (nearest rank). */
-function timing(values: number[]): Timing {
-  const sorted = [...values].sort((a, b) => a - b);
-  const p95 = sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)] ?? NaN;
-  return { ...figure(values), p95 };
 }
