@@ -115,8 +115,18 @@ describe('the customers', () => {
       trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent)),
     );
     expect(cells).toEqual([
-      [`Order ${orders[1]}`, expect.any(String), 'Pending', '25.00'],
-      [`Order ${orders[0]}`, expect.any(String), 'Confirmed', '12.50'],
+      [
+        `Order ${orders[1]}`,
+        'Pending',
+        '25.00',
+        expect.stringMatching(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d$/),
+      ],
+      [
+        `Order ${orders[0]}`,
+        'Confirmed',
+        '12.50',
+        expect.stringMatching(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d$/),
+      ],
     ]);
     await saveScreenshot(page, 'shop-customer-desktop');
     const first = page.getByRole('link', { name: `Order ${orders[0]}`, exact: true });
@@ -161,4 +171,27 @@ describe('the customers', () => {
       await s.close();
     },
   );
+
+  it('shows 50 at a time and the next ones on “Load more”', async () => {
+    // Straight into the database: 50 more registrations would only wait for password hashing.
+    await app.app.db.customer.createMany({
+      data: Array.from({ length: 50 }, (_, i) => ({
+        email: `bulk-${i}@example.com`,
+        passwordHash: 'unused',
+        firstName: 'Bulk',
+        lastName: `Customer ${i}`,
+      })),
+    });
+    const s = await signedInAt(browser, app, staff, { path: '/app/customers' });
+    const { page } = s;
+    await page.getByRole('status').filter({ hasText: '53 customers, 50 shown.' }).waitFor();
+    await expect(page.locator('tbody tr').count()).resolves.toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByRole('status').filter({ hasText: '53 customers.' }).waitFor();
+    await expect(page.locator('tbody tr').count()).resolves.toBe(53);
+    // The oldest last; no further page.
+    await expect(page.locator('tbody tr th').last().textContent()).resolves.toBe('Jana Johannsen');
+    await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
+    await s.close();
+  });
 });

@@ -135,11 +135,11 @@ function Orders({ customer }: { customer: Customer }) {
             <thead>
               <tr>
                 <th scope="col">Order</th>
-                <th scope="col">Placed</th>
                 <th scope="col">Status</th>
                 <th scope="col" class="number">
                   Total
                 </th>
+                <th scope="col">Placed</th>
               </tr>
             </thead>
             <tbody>
@@ -148,12 +148,12 @@ function Orders({ customer }: { customer: Customer }) {
                   <th scope="row">
                     <a href={orderPath(o.id)}>Order {o.id}</a>
                   </th>
-                  <td>
-                    {/* The day only: the order's page has the time. */}
-                    <time dateTime={o.created_at}>{formatDay(o.created_at)}</time>
-                  </td>
                   <td>{STATUS_NAMES[o.status]}</td>
                   <td class="number">{formatMoney(o.total_amount)}</td>
+                  {/* Last: on a phone what matters most is seen without scrolling. */}
+                  <td class="order-placed">
+                    <time dateTime={o.created_at}>{formatDateTime(o.created_at)}</time>
+                  </td>
                 </tr>
               ))}
             </tbody>

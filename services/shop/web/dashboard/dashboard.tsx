@@ -30,8 +30,9 @@ export function Dashboard({ session }: SectionProps) {
         <button
           type="button"
           class="secondary"
-          disabled={figures.loading !== undefined}
-          onClick={figures.reload}
+          // aria-disabled, not disabled: the focus stays on the button while the figures load.
+          aria-disabled={figures.loading !== undefined}
+          onClick={() => figures.loading === undefined && figures.reload()}
         >
           Refresh
         </button>

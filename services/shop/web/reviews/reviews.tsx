@@ -130,8 +130,10 @@ export function Reviews({ session }: SectionProps) {
         <button
           type="button"
           class="secondary wide"
-          disabled={list.loading !== undefined}
+          // aria-disabled, not disabled: the focus stays on the button while the page loads.
+          aria-disabled={list.loading !== undefined}
           onClick={() =>
+            list.loading === undefined &&
             list.more(
               () => page(next),
               (shown, more) => ({ ...more, data: [...shown.data, ...more.data] }),
