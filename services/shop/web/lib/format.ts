@@ -31,3 +31,19 @@ export const STATUSES: readonly OrderStatus[] = [
   'delivered',
   'cancelled',
 ];
+
+// A calendar date (`YYYY-MM-DD`: a day of the shop's time zone, as the sales figures give it) is
+// no instant: written as it is, whatever the browser's zone (read as local midnight, 2026-03-01
+// would be 28 Feb west of Greenwich).
+const calendarDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+const calendarDayShort = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
+const utcMidnight = (date: string) => new Date(`${date}T00:00:00Z`);
+
+/** `2026-03-01` → `1 Mar 2026` */
+export const formatDate = (date: string) => calendarDay.format(utcMidnight(date));
+/** `2026-03-01` → `1 Mar` (a chart's axis) */
+export const formatDateShort = (date: string) => calendarDayShort.format(utcMidnight(date));
