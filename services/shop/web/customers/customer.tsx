@@ -1,9 +1,9 @@
 // One customer (`/app/customers/42`): the profile, the saved addresses (the default first) and
 // the newest orders, each linking to its order's page. Read only: the back office changes no
 // customer.
-import { ErrorAlert, useResource } from '@dogshop/web-kit';
+import { ErrorAlert, useResource, withQuery } from '@dogshop/web-kit';
 import type { SectionProps } from '../app/app';
-import { orderPath } from '../app/paths';
+import { APP_BASE, orderPath } from '../app/paths';
 import { outcome, type Schemas } from '../lib/api';
 import { formatCount, formatDateTime, formatDay, formatMoney, STATUS_NAMES } from '../lib/format';
 import { customerName } from './customer-name';
@@ -124,7 +124,10 @@ function Orders({ customer }: { customer: Customer }) {
           ? 'No order placed with this account.'
           : orders.length < count
             ? `${formatCount(count)} orders in all; the ${formatCount(orders.length)} newest are shown.`
-            : `${formatCount(count)} ${count === 1 ? 'order' : 'orders'}.`}
+            : `${formatCount(count)} ${count === 1 ? 'order' : 'orders'}.`}{' '}
+        {orders.length < count && (
+          <a href={withQuery(APP_BASE, { q: customer.email })}>All orders with this e-mail</a>
+        )}
       </p>
       {orders.length > 0 && (
         <div class="table-wrap">

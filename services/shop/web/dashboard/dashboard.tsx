@@ -13,7 +13,7 @@ type Figures = Schemas['SalesFigures'];
 
 /** The filtered lists the to-do counts lead to (the orders and products lists read these). */
 export const PENDING_ORDERS_PATH = `${APP_BASE}?status=pending`;
-export const OUT_OF_STOCK_PATH = '/app/products?stock_below=1';
+export const OUT_OF_STOCK_PATH = '/app/products?active=true&stock_below=1';
 
 const plural = (n: number, one: string, many: string) =>
   `${formatCount(n)} ${n === 1 ? one : many}`;
