@@ -12,6 +12,7 @@ import {
   type PageSession,
 } from '@dogshop/web-kit/testing';
 import type { Browser, Page } from 'playwright-core';
+import type { ShopConfig } from '../../src/config.js';
 import type { StaffRole } from '../../src/modules/access/policy.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { staffMember, STAFF_PASSWORD, type SignedInStaffMember } from '../support/staff.js';
@@ -43,9 +44,12 @@ export interface ServedApp extends TestApp {
   url: string;
 }
 
-/** The real shop (its own database) listening on a free loopback port. */
-export async function serveApp(): Promise<ServedApp> {
-  const t = await createTestApp();
+/**
+ * The real shop (its own database) listening on a free loopback port; `overrides` change its
+ * configuration (`webhookTestConfig()`: the delivery worker on, loopback receivers allowed).
+ */
+export async function serveApp(overrides: Partial<ShopConfig> = {}): Promise<ServedApp> {
+  const t = await createTestApp(overrides);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = t.app.server.address() as AddressInfo;
   return { ...t, url: `http://127.0.0.1:${port}` };
