@@ -44,4 +44,41 @@ describe('input normalised as each route declares', () => {
     expect(untouched.json()).toEqual({ name: ' B ', email: ' X@Y ' });
     await app.close();
   });
+
+  it('trims every field the body schema marks not-blank, in a union body too, so blank is refused', async () => {
+    const app = Fastify();
+    useStrictValidation(app);
+    await app.register(normalizeInput);
+    const text = { type: 'string', minLength: 1, 'x-document-pattern': '^.*\\S.*$' };
+    const body = {
+      anyOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name'],
+          properties: { name: text, code: { type: 'string' } },
+        },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['reason'],
+          properties: { reason: text },
+        },
+      ],
+    };
+    app.post('/things', { schema: { body } }, async (request) => request.body);
+    await app.ready();
+
+    const named = await app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: { name: ' Lead ', code: ' x ' },
+    });
+    expect(named.json()).toEqual({ name: 'Lead', code: ' x ' });
+    for (const payload of [{ name: ' \t ' }, { reason: '   ' }]) {
+      const blank = await app.inject({ method: 'POST', url: '/things', payload });
+      expect(blank.statusCode).toBe(400);
+    }
+    await app.close();
+  });
 });

@@ -122,7 +122,7 @@ describe('POST /customers/:id/addresses', () => {
 
   it.each([
     ['a missing city', { city: undefined }, /city/],
-    ['a blank address', { address: '  ' }, /address must not be blank/],
+    ['a blank address', { address: '  ' }, /body\.address must NOT have fewer than 1 characters/],
     ['an empty postal code', { postal_code: '' }, /postal_code/],
     ['a too long country', { country: 'x'.repeat(101) }, /country/],
     ['a numeric postal code', { postal_code: 10115 }, /postal_code/],
@@ -186,7 +186,11 @@ describe('PUT /customers/:id/addresses/:addressId', () => {
 
   it.each([
     ['an empty body', {}, /fewer than 1/],
-    ['a blank first name', { first_name: ' ' }, /first_name must not be blank/],
+    [
+      'a blank first name',
+      { first_name: ' ' },
+      /body\.first_name must NOT have fewer than 1 characters/,
+    ],
     ['a null city', { city: null }, /city/],
     ['an unknown field', { zip: '1' }, /unknown field 'zip'/],
   ])('answers 400 for %s', async (_name, payload, message) => {

@@ -129,7 +129,7 @@ describe('POST /customers/register', () => {
     expectShopError(
       await register(registration({ first_name: '   ' })),
       400,
-      /first_name must not be blank/,
+      /body\.first_name must NOT have fewer than 1 characters/,
     );
   });
 
@@ -363,7 +363,7 @@ describe('PUT /customers/:id/profile', () => {
     [{ email: 'new@example.com' }, /unknown field 'email'/],
     [{ password: 'a new password' }, /unknown field 'password'/],
     [{ first_name: '' }, /first_name/],
-    [{ first_name: '   ' }, /first_name must not be blank/],
+    [{ first_name: '   ' }, /body\.first_name must NOT have fewer than 1 characters/],
     [{ last_name: 'x'.repeat(101) }, /last_name/],
     [{ newsletter: 'true' }, /newsletter/],
     [{ phone: 123 }, /phone/],

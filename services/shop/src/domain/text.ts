@@ -1,8 +1,9 @@
 import { badRequest } from '@dogshop/service-kit';
 
 /**
- * A human-entered value as stored: surrounding whitespace removed. `field` names it in the 400
- * when a required value is only whitespace (the schema's minLength cannot see that).
+ * A human-entered value as stored: surrounding whitespace removed. A field the contract marks
+ * not-blank arrives trimmed already (service-kit's normalizeInput, before validation, so its
+ * minLength refuses a blank one); this keeps the rule for a caller that is not a route.
  */
 export function requiredText(value: string, field: string): string {
   const trimmed = value.trim();

@@ -144,7 +144,9 @@ describe('the dashboard', () => {
     const pending = page.getByRole('link', { name: '3 pending orders' });
     const outOfStock = page.getByRole('link', { name: '1 product out of stock' });
     await expect(pending.getAttribute('href')).resolves.toBe('/app/?status=pending');
-    await expect(outOfStock.getAttribute('href')).resolves.toBe('/app/products?active=true&stock_below=1');
+    await expect(outOfStock.getAttribute('href')).resolves.toBe(
+      '/app/products?active=true&stock_below=1',
+    );
     await saveScreenshot(page, 'shop-dashboard-desktop');
 
     await pending.click();
