@@ -5,8 +5,10 @@
 // labels, staff accounts, the screenshots' folder.
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { expect } from '@jest/globals';
 import {
   launchChromium as launchKitChromium,
+  storedState,
   openPage as openKitPage,
   saveScreenshot as saveKitScreenshot,
   type PageSession,
@@ -66,16 +68,17 @@ export interface OpenOptions {
 
 /**
  * Opens a page of the app (its orders by default) in English, Berlin time. On closing, the
- * session checks that nothing left the app's origin, the CSP blocked nothing, no script failed
- * and no script logged an error (a refused request's line, „Failed to load resource“, is what a
- * test provokes and checks itself).
+ * session checks that the page left nothing in web storage or cookies (the token lives in its
+ * memory only), nothing left the app's origin, the CSP blocked nothing, no script failed and no
+ * script logged an error (a refused request's line, „Failed to load resource“, is what a test
+ * provokes and checks itself).
  */
-export function openPage(
+export async function openPage(
   browser: Browser,
   app: ServedApp,
   { path = APP, device = 'desktop', ...options }: OpenOptions = {},
 ): Promise<PageSession> {
-  return openKitPage(browser, app.url, {
+  const session = await openKitPage(browser, app.url, {
     expectedConsoleErrors: /^Failed to load resource: /,
     ...options,
     path,
@@ -83,6 +86,14 @@ export function openPage(
     locale: 'en-GB',
     timezoneId: 'Europe/Berlin',
   });
+  const close = session.close;
+  session.close = async () => {
+    if (!session.page.isClosed()) {
+      expect(await storedState(session.page)).toEqual({ local: 0, session: 0, cookies: [] });
+    }
+    await close();
+  };
+  return session;
 }
 
 /** Signs in through the app's login form and waits until the account bar shows. */
