@@ -1,10 +1,10 @@
 // The form of a new category or a changed one: name, description, parent and position among its
 // siblings. A parent inside the category itself is not offered (the API refuses it too). Each
 // refusal is a sentence beside its field.
-import { ErrorAlert, useCall } from '@dogshop/web-kit';
+import { ErrorAlert } from '@dogshop/web-kit';
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { outcome, type Api } from '../lib/api';
+import type { Api } from '../lib/api';
 import {
   FieldMessage,
   fieldRefusal,
@@ -12,6 +12,7 @@ import {
   refusedInput,
   type FieldRefusal,
 } from '../lib/field-messages';
+import { useCall } from '../lib/use-call';
 import { optionText, subtreeOf, type AdminCategory, type TreeEntry } from './category-tree';
 
 const NAME_TAKEN = /a category named .* exists already/;
@@ -103,14 +104,12 @@ export function CategoryForm(props: {
       return;
     }
     const saved = await call.run(
-      outcome(
-        category
-          ? props.api.PATCH('/admin/categories/{id}', {
-              params: { path: { id: category.id } },
-              body,
-            })
-          : props.api.POST('/admin/categories', { body: { ...fields, active: true } }),
-      ),
+      category
+        ? props.api.PATCH('/admin/categories/{id}', {
+            params: { path: { id: category.id } },
+            body,
+          })
+        : props.api.POST('/admin/categories', { body: { ...fields, active: true } }),
     );
     if (!saved) return;
     if (!category) {

@@ -1,10 +1,10 @@
 // A product's price edited in its row (as Saleor's grid does): the field shows the price; a
 // changed value is saved with Enter or the "Save" button that appears beside it, Escape puts the
 // saved price back. Nothing is saved on leaving the field: the button stays and says so.
-import { ErrorAlert, useCall } from '@dogshop/web-kit';
+import { ErrorAlert } from '@dogshop/web-kit';
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { outcome, type Api, type Schemas } from '../lib/api';
+import type { Api, Schemas } from '../lib/api';
 import {
   FieldMessage,
   fieldRefusal,
@@ -12,6 +12,7 @@ import {
   refusedInput,
   type FieldRefusal,
 } from '../lib/field-messages';
+import { useCall } from '../lib/use-call';
 import { parsePrice, priceInput } from './price';
 
 type AdminProduct = Schemas['AdminProduct'];
@@ -32,9 +33,12 @@ export function PriceField(props: {
   const id = `price-${product.id}`;
   const changed = text !== saved;
 
-  // The price changed elsewhere (the list loaded again): shown, unless a change is being typed.
+  // The price changed elsewhere (the list loaded again): shown, unless a change is being typed
+  // (the field no longer holds the price it showed).
+  const shownPrice = useRef(saved);
   useEffect(() => {
-    if (!changed) setText(saved);
+    if (text === shownPrice.current) setText(saved);
+    shownPrice.current = saved;
   }, [saved]);
 
   async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
@@ -53,12 +57,10 @@ export function PriceField(props: {
       return;
     }
     const result = await call.run(
-      outcome(
-        props.api.PATCH('/admin/products/{id}', {
-          params: { path: { id: product.id } },
-          body: { price },
-        }),
-      ),
+      props.api.PATCH('/admin/products/{id}', {
+        params: { path: { id: product.id } },
+        body: { price },
+      }),
     );
     if (!result) return;
     setText(priceInput(result.data.price));

@@ -2,10 +2,10 @@
 // for a new one, its opening stock (an existing product's stock changes through a stock change,
 // with its reason). A change sends only the fields that differ. Each refusal is a sentence beside
 // its field.
-import { ErrorAlert, useCall } from '@dogshop/web-kit';
+import { ErrorAlert } from '@dogshop/web-kit';
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
-import { outcome, type Api, type Schemas } from '../lib/api';
+import type { Api, Schemas } from '../lib/api';
 import {
   FieldMessage,
   fieldRefusal,
@@ -13,6 +13,7 @@ import {
   refusedInput,
   type FieldRefusal,
 } from '../lib/field-messages';
+import { useCall } from '../lib/use-call';
 import { optionText, type TreeEntry } from '../categories/category-tree';
 import { parsePrice, priceInput } from './price';
 
@@ -113,18 +114,16 @@ export function ProductForm(props: {
     if (!product) {
       saved = (
         await call.run(
-          outcome(
-            props.api.POST('/admin/products', {
-              body: {
-                name,
-                description,
-                price,
-                category_id: categoryId,
-                stock,
-                active: values.active,
-              },
-            }),
-          ),
+          props.api.POST('/admin/products', {
+            body: {
+              name,
+              description,
+              price,
+              category_id: categoryId,
+              stock,
+              active: values.active,
+            },
+          }),
         )
       )?.data;
     } else {
@@ -141,12 +140,10 @@ export function ProductForm(props: {
       }
       saved = (
         await call.run(
-          outcome(
-            props.api.PATCH('/admin/products/{id}', {
-              params: { path: { id: product.id } },
-              body,
-            }),
-          ),
+          props.api.PATCH('/admin/products/{id}', {
+            params: { path: { id: product.id } },
+            body,
+          }),
         )
       )?.data;
     }

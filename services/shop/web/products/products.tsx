@@ -3,7 +3,7 @@
 // a link opens a filtered list; a page at a time ("Load more"). A writer edits price and stock in
 // the rows and finds "New product" and "Import" here; everyone can export the filtered list.
 import { ErrorAlert, useLocation, useResource, withQuery } from '@dogshop/web-kit';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { canWrite, type SectionProps } from '../app/app';
 import { loadCategories, optionText, treeOrder } from '../categories/category-tree';
 import { outcome, type Schemas } from '../lib/api';
@@ -87,6 +87,8 @@ export function Products({ session }: SectionProps) {
   const applied = apiFilter(shown);
   const [filters, setFilters] = useState<Filters>(shown);
   const categories = useResource(() => loadCategories(api), []);
+  /** The first product a "Load more" adds (its index), while that page loads. */
+  const firstAdded = useRef<number | undefined>(undefined);
   const tree = treeOrder(categories.data?.data ?? []);
 
   const page = (cursor?: string) =>
@@ -125,8 +127,29 @@ export function Products({ session }: SectionProps) {
 
   const { loading } = listing;
   const products = listing.data?.data ?? [];
-  const total = listing.data?.pagination.total ?? 0;
   const nextCursor = listing.data?.pagination.next_cursor;
+
+  function loadMore() {
+    if (loading !== undefined || !nextCursor) return;
+    firstAdded.current = products.length;
+    listing.more(
+      () => page(nextCursor),
+      (list, next) => ({ ...next, data: [...list.data, ...next.data] }),
+    );
+  }
+
+  // The last page took the button away: the keyboard goes on at the first product it added.
+  useEffect(() => {
+    const index = firstAdded.current;
+    if (index === undefined || loading !== undefined) return;
+    firstAdded.current = undefined;
+    if (!nextCursor && (document.activeElement === document.body || !document.activeElement)) {
+      const links = document.querySelectorAll<HTMLElement>('.product-table > tbody > tr > th > a');
+      links[index]?.focus();
+    }
+  }, [loading]);
+
+  const total = listing.data?.pagination.total ?? 0;
   const status =
     loading === 'all'
       ? 'Loading products …'
@@ -260,13 +283,9 @@ export function Products({ session }: SectionProps) {
         <button
           type="button"
           class="secondary wide"
-          disabled={loading !== undefined}
-          onClick={() =>
-            listing.more(
-              () => page(nextCursor),
-              (list, next) => ({ ...next, data: [...list.data, ...next.data] }),
-            )
-          }
+          // aria-disabled, not disabled: the focus stays on the button while the page loads.
+          aria-disabled={loading !== undefined}
+          onClick={loadMore}
         >
           {loading === 'more' ? 'Loading …' : 'Load more products'}
         </button>

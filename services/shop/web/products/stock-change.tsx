@@ -1,10 +1,10 @@
 // A stock change with its reason: add or take away (`delta`), or set a counted stock (`set`).
 // Used in a product's row and on its page. The form checks what it can before sending (a whole
 // number, a reason) and shows each refusal as a sentence beside its field.
-import { ErrorAlert, useCall } from '@dogshop/web-kit';
+import { ErrorAlert } from '@dogshop/web-kit';
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { outcome, type Api, type Schemas } from '../lib/api';
+import type { Api, Schemas } from '../lib/api';
 import {
   FieldMessage,
   fieldRefusal,
@@ -12,6 +12,7 @@ import {
   refusedInput,
   type FieldRefusal,
 } from '../lib/field-messages';
+import { useCall } from '../lib/use-call';
 import { formatCount } from '../lib/format';
 
 type AdminProduct = Schemas['AdminProduct'];
@@ -84,12 +85,10 @@ export function StockChangeForm(props: {
     }
     setChecked(undefined);
     const saved = await call.run(
-      outcome(
-        props.api.POST('/admin/products/{id}/stock', {
-          params: { path: { id: product.id } },
-          body: request,
-        }),
-      ),
+      props.api.POST('/admin/products/{id}/stock', {
+        params: { path: { id: product.id } },
+        body: request,
+      }),
     );
     if (!saved) return;
     setAmount('');

@@ -103,8 +103,10 @@ export function StockMovements(props: {
         <button
           type="button"
           class="secondary"
-          disabled={loading !== undefined}
+          // aria-disabled, not disabled: the focus stays on the button while the page loads.
+          aria-disabled={loading !== undefined}
           onClick={() =>
+            loading === undefined &&
             movements.more(
               () => page(cursor),
               (shown, next) => ({ ...next, data: [...shown.data, ...next.data] }),
