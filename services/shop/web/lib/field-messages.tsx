@@ -40,3 +40,9 @@ export function fieldRefusal(message: string | undefined): FieldRefusal | undefi
   const text = field ? FIELD_MESSAGES[field] : undefined;
   return field && text ? { field, text } : undefined;
 }
+
+/** The sentence of `field`, for a check a form makes before sending (a price that is no amount). */
+export function fieldSentence(field: string): FieldRefusal | undefined {
+  const text = FIELD_MESSAGES[field];
+  return text ? { field, text } : undefined;
+}
