@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function send(method: 'POST' | 'PATCH', url: string, payload: unknown) {
+function send(method: 'POST' | 'PATCH', url: string, payload: object) {
   return t.app.inject({
     method,
     url,
