@@ -44,7 +44,9 @@ const shownTree = (page: Page) =>
         const children = item.querySelector(':scope > ul');
         return children ? [name, walk(children)] : name;
       });
-    return walk(document.querySelector('.category-tree'));
+    // Not shown yet (still loading): no tree.
+    const root = document.querySelector('.category-tree');
+    return root ? walk(root) : [];
   })()`);
 
 /** The id of the element with the keyboard's focus. */
