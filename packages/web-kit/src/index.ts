@@ -12,6 +12,7 @@ export {
   type OutcomeOf,
 } from './api';
 export { downloadName, saveDownload } from './download';
+export { useDownload, type DownloadTexts } from './use-download';
 export { ErrorAlert } from './error-alert';
 export { Modal } from './modal';
 export { ShownOnce, type ShownOnceTexts } from './shown-once';

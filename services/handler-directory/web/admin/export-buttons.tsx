@@ -1,8 +1,7 @@
 // The export of what the list shows (its search and filters, all pages): CSV, XLSX or JSON,
-// fetched with the token and saved through web-kit's `saveDownload`.
-import { useState } from 'preact/hooks';
+// fetched with the token and saved through web-kit's `useDownload`.
+import { ErrorAlert, useDownload, type DownloadTexts } from '@dogshop/web-kit';
 import { outcome, type Api } from '../lib/api';
-import { downloadName, ErrorAlert, saveDownload } from '@dogshop/web-kit';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'json';
 
@@ -18,34 +17,24 @@ const FORMATS: { format: ExportFormat; name: string }[] = [
   { format: 'json', name: 'JSON' },
 ];
 
-export function ExportButtons(props: { api: Api; filter: ListFilter }) {
-  const [busy, setBusy] = useState<ExportFormat | undefined>();
-  const [status, setStatus] = useState('');
-  const [error, setError] = useState<string | undefined>();
+const TEXTS: DownloadTexts = {
+  preparing: 'Export wird erstellt …',
+  saved: (name) => `Export gespeichert: ${name}`,
+};
 
-  async function download(format: ExportFormat) {
-    setBusy(format);
-    setError(undefined);
-    setStatus('Export wird erstellt …');
-    const result = await outcome(
-      props.api.GET('/api/users/export', {
-        params: { query: { ...props.filter, format } },
-        parseAs: 'blob',
-      }),
+export function ExportButtons(props: { api: Api; filter: ListFilter }) {
+  const { busy, status, error, download } = useDownload(TEXTS);
+  const save = (format: ExportFormat) =>
+    download(
+      () =>
+        outcome(
+          props.api.GET('/api/users/export', {
+            params: { query: { ...props.filter, format } },
+            parseAs: 'blob',
+          }),
+        ),
+      (day) => `hundefuehrer-${day}.${format}`,
     );
-    setBusy(undefined);
-    if ('message' in result) {
-      setStatus('');
-      setError(result.message);
-      return;
-    }
-    const name = downloadName(
-      result.response.headers.get('content-disposition'),
-      `hundefuehrer-${new Date().toISOString().slice(0, 10)}.${format}`,
-    );
-    saveDownload(result.data, name);
-    setStatus(`Export gespeichert: ${name}`);
-  }
 
   return (
     <section class="export" aria-labelledby="export-titel">
@@ -56,8 +45,8 @@ export function ExportButtons(props: { api: Api; filter: ListFilter }) {
             key={format}
             type="button"
             class="secondary"
-            disabled={busy !== undefined}
-            onClick={() => void download(format)}
+            disabled={busy}
+            onClick={() => void save(format)}
           >
             {name}
           </button>

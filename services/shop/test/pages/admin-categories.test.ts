@@ -7,13 +7,12 @@ import type { Browser, Page } from 'playwright-core';
 import { seedCatalogue } from '../support/catalogue.js';
 import type { SignedInStaffMember } from '../support/staff.js';
 import {
-  launchChromium,
+  closeBrowserTest,
+  openBrowserTest,
   saveScreenshot,
-  serveApp,
-  signedInAt,
-  staffOf,
-  waitUntil,
   type ServedApp,
+  signedInAt,
+  waitUntil,
 } from './browser.js';
 import { expectReadableAndFitting } from './layout-checks.js';
 
@@ -22,15 +21,11 @@ let browser: Browser;
 let staff: SignedInStaffMember;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
-  staff = await staffOf(app, 'staff', 'Sam Staff');
+  ({ app, browser, staff } = await openBrowserTest({ staff: 'Sam Staff' }));
   await seedCatalogue(app.app);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(app, browser));
 
 /** A category's name, or its name and its children's, as the page's tree shows them. */
 type Shown = string | [string, Shown[]];

@@ -9,13 +9,12 @@ import { bearer, registerCustomer, type RegisteredCustomer } from '../support/cu
 import { addProduct, orderBody } from '../support/orders.js';
 import type { SignedInStaffMember } from '../support/staff.js';
 import {
-  launchChromium,
+  closeBrowserTest,
+  openBrowserTest,
   saveScreenshot,
-  serveApp,
-  signedInAt,
-  staffOf,
-  waitUntil,
   type ServedApp,
+  signedInAt,
+  waitUntil,
 } from './browser.js';
 import { expectReadableAndFitting, goTo } from './layout-checks.js';
 
@@ -27,8 +26,7 @@ let jana: RegisteredCustomer;
 const orders: number[] = [];
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
-  staff = await staffOf(app, 'staff', 'Sam Staff');
+  ({ app, browser, staff } = await openBrowserTest({ staff: 'Sam Staff' }));
   jana = await registerCustomer(app, {
     email: 'jana.johannsen@example.com',
     first_name: 'Jana',
@@ -75,10 +73,7 @@ beforeAll(async () => {
   expect(confirmed.statusCode).toBe(200);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(app, browser));
 
 describe('the customers', () => {
   it('finds a customer by name; their page shows the address and the orders, each linking to its page; Back returns to the search', async () => {

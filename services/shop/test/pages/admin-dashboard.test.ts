@@ -11,13 +11,12 @@ import { bearer } from '../support/customers.js';
 import { addProduct, orderBody } from '../support/orders.js';
 import type { SignedInStaffMember } from '../support/staff.js';
 import {
-  launchChromium,
+  closeBrowserTest,
+  openBrowserTest,
   saveScreenshot,
-  serveApp,
-  signedInAt,
-  staffOf,
-  waitUntil,
   type ServedApp,
+  signedInAt,
+  waitUntil,
 } from './browser.js';
 import { expectReadableAndFitting } from './layout-checks.js';
 
@@ -51,8 +50,7 @@ const dateText = (date: string) =>
   );
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
-  staff = await staffOf(app, 'staff', 'Dana Dashboard');
+  ({ app, browser, staff } = await openBrowserTest({ staff: 'Dana Dashboard' }));
   today = todayIn(app.config.timeZone);
   const treat = await addProduct(app.app, 'Chart treat', String(PRICE), 1000);
   // Out of stock: one active product; an inactive one with none is no to-do.
@@ -81,10 +79,7 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(app, browser));
 
 async function apiFigures(): Promise<SalesFigures> {
   const res = await app.request({ method: 'GET', url: '/admin/stats/sales' });

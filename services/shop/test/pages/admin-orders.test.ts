@@ -10,16 +10,13 @@ import { addProduct, orderBody } from '../support/orders.js';
 import type { SignedInStaffMember } from '../support/staff.js';
 import {
   APP,
-  launchChromium,
-  lowContrastTexts,
-  namelessButtons,
+  closeBrowserTest,
+  openBrowserTest,
   saveScreenshot,
-  serveApp,
-  signedInAt,
-  staffOf,
-  unlabelledControls,
   type ServedApp,
+  signedInAt,
 } from './browser.js';
+import { expectReadableAndFitting } from './layout-checks.js';
 
 let app: ServedApp;
 let browser: Browser;
@@ -42,19 +39,15 @@ async function placeOrder(name: string, email = 'guest@example.com'): Promise<nu
 }
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
-  [admin, viewer] = await Promise.all([
-    staffOf(app, 'admin', 'Ada Admin'),
-    staffOf(app, 'viewer', 'Vic Viewer'),
-  ]);
+  ({ app, browser, admin, viewer } = await openBrowserTest({
+    admin: 'Ada Admin',
+    viewer: 'Vic Viewer',
+  }));
   productId = await addProduct(app.app, 'Tracking lead, 10 m', '12.50', 1_000);
   for (let i = 0; i < 3; i++) await placeOrder(`Filler Customer ${i}`);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(app, browser));
 
 /** The order numbers the list shows, once its live region reports `count` found. */
 async function listed(page: Page, count: number): Promise<string[]> {
@@ -201,16 +194,12 @@ describe('orders', () => {
       const s = await signedInAt(browser, app, admin, { device: 'phone', colorScheme });
       const { page } = s;
       await page.locator('table.orders tbody tr').first().waitFor();
-      expect(await unlabelledControls(page)).toEqual([]);
-      expect(await namelessButtons(page)).toEqual([]);
-      expect(await lowContrastTexts(page)).toEqual([]);
-      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+      await expectReadableAndFitting(page);
       if (colorScheme === 'light') await saveScreenshot(page, 'shop-orders-phone');
 
       await page.locator('table.orders tbody a').first().click();
       await page.getByRole('heading', { name: 'Timeline' }).waitFor();
-      expect(await lowContrastTexts(page)).toEqual([]);
-      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+      await expectReadableAndFitting(page);
       if (colorScheme === 'light') await saveScreenshot(page, 'shop-order-phone');
       await s.close();
     });

@@ -10,13 +10,12 @@ import type { Browser, Page } from 'playwright-core';
 import { seedCatalogue } from '../support/catalogue.js';
 import { STAFF_PASSWORD, type SignedInStaffMember } from '../support/staff.js';
 import {
-  launchChromium,
+  closeBrowserTest,
+  openBrowserTest,
   saveScreenshot,
-  serveApp,
-  signedInAt,
-  staffOf,
-  waitUntil,
   type ServedApp,
+  signedInAt,
+  waitUntil,
 } from './browser.js';
 import { expectReadableAndFitting } from './layout-checks.js';
 
@@ -27,18 +26,14 @@ let viewer: SignedInStaffMember;
 let catalogue: Awaited<ReturnType<typeof seedCatalogue>>;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
-  [staff, viewer] = await Promise.all([
-    staffOf(app, 'staff', 'Sam Staff'),
-    staffOf(app, 'viewer', 'Vic Viewer'),
-  ]);
+  ({ app, browser, staff, viewer } = await openBrowserTest({
+    staff: 'Sam Staff',
+    viewer: 'Vic Viewer',
+  }));
   catalogue = await seedCatalogue(app.app);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(app, browser));
 
 interface StoreProduct {
   id: number;

@@ -9,13 +9,12 @@ import { bearer, registerCustomer } from '../support/customers.js';
 import { addProduct } from '../support/orders.js';
 import type { SignedInStaffMember } from '../support/staff.js';
 import {
-  launchChromium,
+  closeBrowserTest,
+  openBrowserTest,
   saveScreenshot,
-  serveApp,
-  signedInAt,
-  staffOf,
-  waitUntil,
   type ServedApp,
+  signedInAt,
+  waitUntil,
 } from './browser.js';
 import { expectReadableAndFitting } from './layout-checks.js';
 
@@ -55,11 +54,10 @@ async function publicReviewIds(product: number): Promise<number[]> {
 const titles = (page: Page) => page.locator('.review-list h3').allTextContents();
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
-  [staff, viewer] = await Promise.all([
-    staffOf(app, 'staff', 'Mia Moderator'),
-    staffOf(app, 'viewer', 'Vic Viewer'),
-  ]);
+  ({ app, browser, staff, viewer } = await openBrowserTest({
+    staff: 'Mia Moderator',
+    viewer: 'Vic Viewer',
+  }));
   lead = await addProduct(app.app, 'Moderated lead', '20.00', 10);
   const bowl = await addProduct(app.app, 'Travel bowl', '9.50', 10);
   htmlReview = await postReview(lead, 'Ann', {
@@ -74,10 +72,7 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(app, browser));
 
 describe('the reviews', () => {
   it('shows HTML in a review as text; filters by product; Hide and Restore change the card and the storefront’s list at once', async () => {

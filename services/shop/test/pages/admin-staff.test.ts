@@ -7,19 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { STAFF_PASSWORD, type SignedInStaffMember } from '../support/staff.js';
 import {
-  launchChromium,
-  lowContrastTexts,
-  namelessButtons,
+  closeBrowserTest,
+  openBrowserTest,
   openPage,
   saveScreenshot,
-  serveApp,
+  type ServedApp,
   signedInAt,
   signIn,
-  staffOf,
-  unlabelledControls,
   WAIT_MS,
-  type ServedApp,
 } from './browser.js';
+import { expectReadableAndFitting } from './layout-checks.js';
 
 const STAFF = '/app/settings/staff';
 const NEW_PASSWORD = 'Rosa reads the orders every morning';
@@ -30,17 +27,18 @@ let admin: SignedInStaffMember;
 let sam: SignedInStaffMember;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
-  [admin, sam] = await Promise.all([
-    staffOf(app, 'admin', 'Ada Admin'),
-    staffOf(app, 'staff', 'Sam Staff'),
-  ]);
+  ({
+    app,
+    browser,
+    admin,
+    staff: sam,
+  } = await openBrowserTest({
+    admin: 'Ada Admin',
+    staff: 'Sam Staff',
+  }));
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(app, browser));
 
 /** The account's card (its heading is the name). */
 const card = (page: Page, name: string) =>
@@ -224,10 +222,7 @@ describe('the staff page', () => {
       await card(page, 'Sam Staff')
         .getByLabel('Role of Sam Staff')
         .selectOption({ label: 'Read only' });
-      await expect(lowContrastTexts(page)).resolves.toEqual([]);
-      await expect(unlabelledControls(page)).resolves.toEqual([]);
-      await expect(namelessButtons(page)).resolves.toEqual([]);
-      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBe(360);
+      await expectReadableAndFitting(page);
       await s.close();
     }
   });

@@ -7,13 +7,12 @@ import { pagesContentSecurityPolicy } from '@dogshop/service-kit';
 import type { SignedInStaffMember } from '../support/staff.js';
 import {
   APP,
-  launchChromium,
+  closeBrowserTest,
+  openBrowserTest,
   openPage,
-  serveApp,
-  signedInAt,
-  staffOf,
-  storedState,
   type ServedApp,
+  signedInAt,
+  storedState,
 } from './browser.js';
 
 let app: ServedApp;
@@ -23,18 +22,14 @@ let staff: SignedInStaffMember;
 let viewer: SignedInStaffMember;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([serveApp(), launchChromium()]);
-  [admin, staff, viewer] = await Promise.all([
-    staffOf(app, 'admin', 'Ada Admin'),
-    staffOf(app, 'staff', 'Sam Staff'),
-    staffOf(app, 'viewer', 'Vic Viewer'),
-  ]);
+  ({ app, browser, admin, staff, viewer } = await openBrowserTest({
+    admin: 'Ada Admin',
+    staff: 'Sam Staff',
+    viewer: 'Vic Viewer',
+  }));
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(app, browser));
 
 const sectionNames = (page: Page) =>
   page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allTextContents();

@@ -104,9 +104,33 @@ export async function signIn(page: Page, email: string, password = STAFF_PASSWOR
   await page.getByText(`Signed in as ${email}`).waitFor({ timeout: WAIT_MS });
 }
 
-/** A staff account of `role` (with a password) on `app`. */
-export const staffOf = (app: ServedApp, role: StaffRole, name?: string) =>
-  staffMember(app, role, name);
+/** The shop served, Chromium launched, and a signed-in staff account per role named. */
+export type BrowserTestSetup<R extends StaffRole> = {
+  app: ServedApp;
+  browser: Browser;
+} & Record<R, SignedInStaffMember>;
+
+/**
+ * What a page test's `beforeAll` starts: the shop (`overrides` as for serveApp) and Chromium side
+ * by side, then an account of each role in `names` (role → display name), under its role.
+ * Close with closeBrowserTest.
+ */
+export async function openBrowserTest<R extends StaffRole>(
+  names: Record<R, string>,
+  overrides: Partial<ShopConfig> = {},
+): Promise<BrowserTestSetup<R>> {
+  const [app, browser] = await Promise.all([serveApp(overrides), launchChromium()]);
+  const roles = Object.keys(names) as R[];
+  const accounts = await Promise.all(roles.map((role) => staffMember(app, role, names[role])));
+  const staff = Object.fromEntries(roles.map((role, i) => [role, accounts[i]]));
+  return { ...(staff as Record<R, SignedInStaffMember>), app, browser };
+}
+
+/** What `afterAll` closes: the browser and the shop (either may be missing if setup failed). */
+export async function closeBrowserTest(app?: ServedApp, browser?: Browser): Promise<void> {
+  await browser?.close();
+  await app?.close();
+}
 
 /** Opens `path` as `account` (signed in there), on a desktop unless told otherwise. */
 export async function signedInAt(

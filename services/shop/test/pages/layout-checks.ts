@@ -1,4 +1,4 @@
-// Checks every page of the customers, reviews and dashboard tests makes: readable (contrast in
+// Checks every page test makes of what it shows (on a phone, light and dark): readable (contrast in
 // the scheme it is shown in), every control labelled, every button and link named, and nothing
 // wider than the screen except a table scrolling inside its `.table-wrap`; and moving within the
 // app without loading the page again (a reload would sign the staff member out: the token is in

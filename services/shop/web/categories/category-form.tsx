@@ -12,7 +12,8 @@ import {
   refusedInput,
   type FieldRefusal,
 } from '../lib/field-messages';
-import { useCall } from '../lib/use-call';
+import { SaveButtons } from '../lib/save-buttons';
+import { useFormCall } from '../lib/use-form-call';
 import { optionText, subtreeOf, type AdminCategory, type TreeEntry } from './category-tree';
 
 const NAME_TAKEN = /a category named .* exists already/;
@@ -49,9 +50,7 @@ export function CategoryForm(props: {
   const [description, setDescription] = useState(category?.description ?? '');
   const [parent, setParent] = useState(category?.parent_id ? String(category.parent_id) : '');
   const [position, setPosition] = useState(String(category?.sort_order ?? 0));
-  const [checked, setChecked] = useState<FieldRefusal | undefined>();
-  const call = useCall();
-  const refusal = checked ?? refusalOf(call.error);
+  const { call, refusal, refuse, passed } = useFormCall(refusalOf);
   const first = useRef<HTMLInputElement>(null);
   const ids = {
     name: `${idPrefix}-name`,
@@ -74,17 +73,14 @@ export function CategoryForm(props: {
   async function submit(event: TargetedSubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (call.busy) return;
-    const refuse = (field: string, at: string) => {
-      call.setError(undefined);
-      setChecked(fieldSentence(field));
-      document.getElementById(at)?.focus();
-    };
+    const refuseField = (field: string, at: string) =>
+      refuse(fieldSentence(field), document.getElementById(at));
     const trimmed = name.trim();
-    if (trimmed === '') return refuse('name', ids.name);
+    if (trimmed === '') return refuseField('name', ids.name);
     if (!SORT_ORDER.test(position.trim()) || Math.abs(Number(position)) > 1_000_000) {
-      return refuse('sort_order', ids.position);
+      return refuseField('sort_order', ids.position);
     }
-    setChecked(undefined);
+    passed();
     const fields = {
       name: trimmed,
       description,
@@ -191,16 +187,11 @@ export function CategoryForm(props: {
       />
       <FieldMessage refusal={refusal} field="description" inputId={ids.description} />
       <ErrorAlert text={refusal ? undefined : call.error} />
-      <div class="button-row">
-        <button type="submit" aria-disabled={call.busy}>
-          {call.busy ? 'Saving …' : category ? 'Save changes' : 'Create category'}
-        </button>
-        {props.onCancel && (
-          <button type="button" class="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <SaveButtons
+        busy={call.busy}
+        label={category ? 'Save changes' : 'Create category'}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

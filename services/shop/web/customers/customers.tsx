@@ -7,6 +7,7 @@ import type { SectionProps } from '../app/app';
 import { customerPath } from '../app/paths';
 import { outcome, type Schemas } from '../lib/api';
 import { formatCount, formatDay } from '../lib/format';
+import { LoadMore } from '../lib/load-more';
 import { customerName } from './customer-name';
 import './customers.css';
 
@@ -93,23 +94,7 @@ export function Customers({ session }: SectionProps) {
       </p>
       <ErrorAlert text={list.error} />
       {customers.length > 0 && <CustomerTable customers={customers} />}
-      {next && (
-        <button
-          type="button"
-          class="secondary wide"
-          // aria-disabled, not disabled: the focus stays on the button while the page loads.
-          aria-disabled={list.loading !== undefined}
-          onClick={() =>
-            list.loading === undefined &&
-            list.more(
-              () => page(next),
-              (shown, more) => ({ ...more, data: [...shown.data, ...more.data] }),
-            )
-          }
-        >
-          {list.loading === 'more' ? 'Loading …' : 'Load more'}
-        </button>
-      )}
+      <LoadMore list={list} next={next} page={page} />
     </section>
   );
 }

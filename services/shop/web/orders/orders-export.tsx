@@ -1,42 +1,25 @@
 // The export of the list's filter (every page) as CSV, fetched with the token and saved through
-// web-kit's `saveDownload`.
-import { downloadName, ErrorAlert, saveDownload } from '@dogshop/web-kit';
-import { useState } from 'preact/hooks';
-import { outcome, type Api } from '../lib/api';
+// web-kit's `useDownload` (the shop's words: lib/use-export.ts).
+import { ErrorAlert } from '@dogshop/web-kit';
+import type { Api } from '../lib/api';
+import { useExport } from '../lib/use-export';
 import { filterQuery, type OrderFilter } from './filter';
 
 export function OrdersExport(props: { api: Api; filter: OrderFilter }) {
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState('');
-  const [error, setError] = useState<string | undefined>();
-
-  async function download() {
-    setBusy(true);
-    setError(undefined);
-    setStatus('Preparing the export …');
-    const result = await outcome(
-      props.api.GET('/admin/orders/export', {
-        params: { query: { ...filterQuery(props.filter), format: 'csv' } },
-        parseAs: 'blob',
-      }),
+  const { busy, status, error, download } = useExport();
+  const save = () =>
+    download(
+      () =>
+        props.api.GET('/admin/orders/export', {
+          params: { query: { ...filterQuery(props.filter), format: 'csv' } },
+          parseAs: 'blob',
+        }),
+      (day) => `orders-${day}.csv`,
     );
-    setBusy(false);
-    if ('message' in result) {
-      setStatus('');
-      setError(result.message);
-      return;
-    }
-    const name = downloadName(
-      result.response.headers.get('content-disposition'),
-      `orders-${new Date().toISOString().slice(0, 10)}.csv`,
-    );
-    saveDownload(result.data, name);
-    setStatus(`Export saved: ${name}`);
-  }
 
   return (
     <div class="export">
-      <button type="button" class="secondary" disabled={busy} onClick={() => void download()}>
+      <button type="button" class="secondary" disabled={busy} onClick={() => void save()}>
         {busy ? 'Exporting …' : 'Export these orders (CSV)'}
       </button>
       <p class="status" role="status">

@@ -5,14 +5,8 @@ import { ErrorAlert } from '@dogshop/web-kit';
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, Schemas } from '../lib/api';
-import {
-  FieldMessage,
-  fieldRefusal,
-  fieldSentence,
-  refusedInput,
-  type FieldRefusal,
-} from '../lib/field-messages';
-import { useCall } from '../lib/use-call';
+import { FieldMessage, fieldSentence, refusedInput } from '../lib/field-messages';
+import { useFormCall } from '../lib/use-form-call';
 import { parsePrice, priceInput } from './price';
 
 type AdminProduct = Schemas['AdminProduct'];
@@ -25,11 +19,9 @@ export function PriceField(props: {
   const { product } = props;
   const saved = priceInput(product.price);
   const [text, setText] = useState(saved);
-  const [checked, setChecked] = useState<FieldRefusal | undefined>();
   const [done, setDone] = useState(false);
-  const call = useCall();
+  const { call, refusal, refuse, passed, clear } = useFormCall();
   const field = useRef<HTMLInputElement>(null);
-  const refusal = checked ?? fieldRefusal(call.error);
   const id = `price-${product.id}`;
   const changed = text !== saved;
 
@@ -46,12 +38,10 @@ export function PriceField(props: {
     if (call.busy || !changed) return;
     const price = parsePrice(text);
     if (price === undefined) {
-      call.setError(undefined);
-      setChecked(fieldSentence('price'));
-      field.current?.focus();
+      refuse(fieldSentence('price'), field.current);
       return;
     }
-    setChecked(undefined);
+    passed();
     if (price === product.price) {
       setText(saved);
       return;
@@ -74,8 +64,7 @@ export function PriceField(props: {
 
   function reset() {
     setText(saved);
-    setChecked(undefined);
-    call.setError(undefined);
+    clear();
   }
 
   return (

@@ -13,7 +13,7 @@ import {
   refusedInput,
   type FieldRefusal,
 } from '../lib/field-messages';
-import { useCall } from '../lib/use-call';
+import { useFormCall } from '../lib/use-form-call';
 import { optionText, type TreeEntry } from '../categories/category-tree';
 import { parsePrice, priceInput } from './price';
 
@@ -60,10 +60,8 @@ export function ProductForm(props: {
 }) {
   const { product } = props;
   const [values, setValues] = useState<Values>(() => valuesOf(product));
-  const [checked, setChecked] = useState<FieldRefusal | undefined>();
   const [notice, setNotice] = useState('');
-  const call = useCall();
-  const refusal = checked ?? refusalOf(call.error);
+  const { call, refusal, refuse, passed } = useFormCall(refusalOf);
   const change = (part: Partial<Values>) => {
     setNotice('');
     setValues((v) => ({ ...v, ...part }));
@@ -102,12 +100,10 @@ export function ProductForm(props: {
     if (call.busy) return;
     const fields = read();
     if ('refused' in fields) {
-      call.setError(undefined);
-      setChecked(fields.refused);
-      document.getElementById(fields.at)?.focus();
+      refuse(fields.refused, document.getElementById(fields.at));
       return;
     }
-    setChecked(undefined);
+    passed();
     const { name, price, categoryId, stock } = fields;
     const description = values.description;
     let saved: AdminProduct | undefined;

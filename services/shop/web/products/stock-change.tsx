@@ -12,7 +12,8 @@ import {
   refusedInput,
   type FieldRefusal,
 } from '../lib/field-messages';
-import { useCall } from '../lib/use-call';
+import { SaveButtons } from '../lib/save-buttons';
+import { useFormCall } from '../lib/use-form-call';
 import { formatCount } from '../lib/format';
 
 type AdminProduct = Schemas['AdminProduct'];
@@ -49,9 +50,7 @@ export function StockChangeForm(props: {
   const [mode, setMode] = useState<Mode>('delta');
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
-  const [checked, setChecked] = useState<FieldRefusal | undefined>();
-  const call = useCall();
-  const refusal = checked ?? refusalOf(call.error);
+  const { call, refusal, refuse, passed, clear } = useFormCall(refusalOf);
   const amountId = `${idPrefix}-amount`;
   const reasonId = `${idPrefix}-reason`;
   const hintId = `${idPrefix}-amount-hint`;
@@ -78,12 +77,10 @@ export function StockChangeForm(props: {
     if (call.busy) return;
     const request = body();
     if (!request || 'field' in request) {
-      call.setError(undefined);
-      setChecked(request);
-      document.getElementById(request?.field === 'reason' ? reasonId : amountId)?.focus();
+      refuse(request, document.getElementById(request?.field === 'reason' ? reasonId : amountId));
       return;
     }
-    setChecked(undefined);
+    passed();
     const saved = await call.run(
       props.api.POST('/admin/products/{id}/stock', {
         params: { path: { id: product.id } },
@@ -98,8 +95,7 @@ export function StockChangeForm(props: {
 
   function choose(next: Mode) {
     setMode(next);
-    setChecked(undefined);
-    call.setError(undefined);
+    clear();
   }
 
   return (
@@ -171,16 +167,7 @@ export function StockChangeForm(props: {
         </div>
       </div>
       <ErrorAlert text={refusal ? undefined : call.error} />
-      <div class="button-row">
-        <button type="submit" aria-disabled={call.busy}>
-          {call.busy ? 'Saving …' : 'Save stock change'}
-        </button>
-        {props.onCancel && (
-          <button type="button" class="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <SaveButtons busy={call.busy} label="Save stock change" onCancel={props.onCancel} />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { canWrite, type SectionProps } from '../app/app';
 import { outcome } from '../lib/api';
 import { formatCount } from '../lib/format';
+import { LoadMore } from '../lib/load-more';
 import { ProductFilter } from './product-filter';
 import { ReviewCard, type Review } from './review-card';
 import './reviews.css';
@@ -126,23 +127,7 @@ export function Reviews({ session }: SectionProps) {
           ))}
         </ol>
       )}
-      {next && (
-        <button
-          type="button"
-          class="secondary wide"
-          // aria-disabled, not disabled: the focus stays on the button while the page loads.
-          aria-disabled={list.loading !== undefined}
-          onClick={() =>
-            list.loading === undefined &&
-            list.more(
-              () => page(next),
-              (shown, more) => ({ ...more, data: [...shown.data, ...more.data] }),
-            )
-          }
-        >
-          {list.loading === 'more' ? 'Loading …' : 'Load more'}
-        </button>
-      )}
+      <LoadMore list={list} next={next} page={page} />
     </section>
   );
 }
