@@ -120,6 +120,7 @@ export {
 } from './http-cache.js';
 export { KeptCopy, type KeptCopyOptions } from './kept-copy.js';
 export { normalizeInput, type InputNormalization } from './normalize-input.js';
+export { named } from './plugin-name.js';
 export {
   openEmbeddedDatabase,
   type OpenedDatabase,

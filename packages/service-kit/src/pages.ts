@@ -13,6 +13,7 @@ import type {
 import type { CommonConfig } from './config.js';
 import { ifNoneMatchMatches, strongEtag } from './http-cache.js';
 import { HttpError } from './http-error.js';
+import { named } from './plugin-name.js';
 import type { ServicePlugin } from './service.js';
 
 /**
@@ -130,7 +131,7 @@ export function servePages<C extends CommonConfig>(options: PagesOptions<C>): Se
   const { prefix, root } = options;
   const apps = new Set(options.apps ?? []);
   // Not wrapped in fastify-plugin: the page headers hook stays with the page routes.
-  return async (app: FastifyInstance, { config }) => {
+  return named(async (app: FastifyInstance, { config }) => {
     const files = readBuild(root);
     if (!files.has(INDEX)) {
       app.log.warn(`pages not built: ${root} has no ${INDEX}, ${prefix} answers 404`);
@@ -177,7 +178,7 @@ export function servePages<C extends CommonConfig>(options: PagesOptions<C>): Se
       app.get(folder.slice(0, -1), ROUTE_OPTIONS, (_request, reply) => reply.redirect(folder, 301));
       if (apps.has(page)) app.get(`${folder}*`, ROUTE_OPTIONS, serve);
     }
-  };
+  }, 'pages');
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, file: BuiltFile) {

@@ -11,12 +11,14 @@ import { httpCache } from './http-cache.js';
 import { LoginLimiter } from './login-limiter.js';
 import { prometheusMetrics, type PoolStats } from './metrics.js';
 import { normalizeInput } from './normalize-input.js';
+import { named } from './plugin-name.js';
 import { setPasswordThreadNiceness } from './passwords.js';
 import { loadShedding } from './pressure.js';
 import { rejectNul } from './reject-nul.js';
 import { requestLog } from './request-log.js';
 import { routeAuth, type AuthScheme } from './route-auth.js';
 import { securityDefaults } from './security.js';
+import { useCachedSerializers } from './serialization.js';
 import { serverOptions } from './server-options.js';
 import { openSharedState, type SharedState } from './shared-state.js';
 import type { Tracing } from './tracing.js';
@@ -132,6 +134,7 @@ export async function buildService<C extends CommonConfig>(
     }),
   );
   useStrictValidation(app);
+  useCachedSerializers(app);
   app.decorateRequest('account', null);
   if (runtime.tracing) await app.register(runtime.tracing.plugin);
   await app.register(requestLog);
@@ -216,10 +219,12 @@ export async function buildService<C extends CommonConfig>(
   });
   // Every API route declares `config.auth` (and `personal`): routeAuth checks and documents it,
   // in the routes' own scope (health and docs declare theirs above).
-  await app.register(async (api) => {
-    await api.register(routeAuth, { schemes: app.authSchemes });
-    await api.register(httpCache); // `config.cache`: ETag, 304, Cache-Control
-    await api.register(service.routes, context);
-  });
+  await app.register(
+    named(async (api: FastifyInstance) => {
+      await api.register(routeAuth, { schemes: app.authSchemes });
+      await api.register(httpCache); // `config.cache`: ETag, 304, Cache-Control
+      await api.register(named(service.routes), context);
+    }, 'api'),
+  );
   return app;
 }

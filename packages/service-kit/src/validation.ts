@@ -40,16 +40,9 @@ export function useStrictValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { hide?: boolean; querystring?: Record<string, unknown> };
     if (!schema || schema.hide) return;
-    const query = schema.querystring;
-    if (query === undefined) route.schema = { ...route.schema, querystring: NO_QUERY };
-    else if (query.additionalProperties === undefined) {
-      route.schema = { ...route.schema, querystring: { ...query, additionalProperties: false } };
-    }
+    route.schema = { ...route.schema, querystring: closedQuery(schema.querystring) };
   });
-  const coercing = addFormats(
-    new Ajv({ ...shared, coerceTypes: 'array', removeAdditional: false }),
-  );
-  const strict = addFormats(new Ajv({ ...shared, coerceTypes: false, removeAdditional: false }));
+  const { coercing, strict } = validators();
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler<FastifySchema>(({ schema, httpPart }) => {
     if (httpPart === 'body') return strict.compile(schema as object);
@@ -58,6 +51,28 @@ export function useStrictValidation(app: FastifyInstance): void {
       ? withPlainDecimals(validate, schema)
       : validate;
   });
+}
+
+// One pair of Ajv instances per process, and one closed copy of each query schema: Ajv keeps a
+// compiled validator by its schema object, so an app built again in the same process (the tests
+// build hundreds) reuses them instead of compiling every route's schemas again.
+let ajv: { coercing: Ajv; strict: Ajv } | undefined;
+const closedQueries = new WeakMap<object, object>();
+
+function validators(): { coercing: Ajv; strict: Ajv } {
+  ajv ??= {
+    coercing: addFormats(new Ajv({ ...shared, coerceTypes: 'array', removeAdditional: false })),
+    strict: addFormats(new Ajv({ ...shared, coerceTypes: false, removeAdditional: false })),
+  };
+  return ajv;
+}
+
+function closedQuery(query: Record<string, unknown> | undefined): object {
+  if (query === undefined) return NO_QUERY;
+  if (query.additionalProperties !== undefined) return query;
+  let closed = closedQueries.get(query);
+  if (!closed) closedQueries.set(query, (closed = { ...query, additionalProperties: false }));
+  return closed;
 }
 
 /**

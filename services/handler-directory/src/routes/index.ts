@@ -1,4 +1,4 @@
-import type { ServiceContext } from '@dogshop/service-kit';
+import { named, type ServiceContext } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DirectoryConfig } from '../config.js';
 import { accountRoutes } from './accounts/index.js';
@@ -15,13 +15,13 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<DirectoryConfig>> 
   { config },
 ) => {
   await app.register(
-    async (api) => {
-      await api.register(handlerRoutes);
-      await api.register(importRoutes);
-      await api.register(accountRoutes, {
+    named(async (api) => {
+      await api.register(named(handlerRoutes));
+      await api.register(named(importRoutes));
+      await api.register(named(accountRoutes), {
         authRateLimitPerMinute: config.authRateLimitPerMinute,
       });
-    },
+    }, 'api'),
     { prefix: '/api' },
   );
 };

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '@dogshop/service-kit';
+import { named, type ServiceContext } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ShopConfig } from '../config.js';
 import { API_KEYS_TOPIC } from '../modules/api-keys/service.js';
@@ -32,28 +32,32 @@ export const routes: FastifyPluginAsyncTypebox<ServiceContext<ShopConfig>> = asy
   app,
   { config, shared },
 ) => {
-  await app.register(productRoutes);
-  await app.register(categoryRoutes);
-  await app.register(reviewRoutes);
-  await app.register(orderRoutes);
-  await app.register(customerRoutes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
-  await app.register(addressRoutes);
-  await app.register(newsletterRoutes);
-  await app.register(statsRoutes);
-  await app.register(eventRoutes);
-  await app.register(webhookRoutes, { webhooks: config.webhooks });
+  await app.register(named(productRoutes));
+  await app.register(named(categoryRoutes));
+  await app.register(named(reviewRoutes));
+  await app.register(named(orderRoutes));
+  await app.register(named(customerRoutes), {
+    authRateLimitPerMinute: config.authRateLimitPerMinute,
+  });
+  await app.register(named(addressRoutes));
+  await app.register(named(newsletterRoutes));
+  await app.register(named(statsRoutes));
+  await app.register(named(eventRoutes));
+  await app.register(named(webhookRoutes), { webhooks: config.webhooks });
   // The back office (`/admin/…`): staff sign-in, staff accounts, orders, catalogue, customers,
   // reviews, sales figures, the audit, API keys.
-  await app.register(staffAuthRoutes, { authRateLimitPerMinute: config.authRateLimitPerMinute });
-  await app.register(staffRoutes);
-  await app.register(adminOrderRoutes);
-  await app.register(adminProductRoutes);
-  await app.register(adminCategoryRoutes);
-  await app.register(adminCustomerRoutes);
-  await app.register(adminReviewRoutes);
-  await app.register(adminSalesRoutes, { timeZone: config.timeZone });
-  await app.register(auditRoutes);
-  await app.register(apiKeyRoutes, {
+  await app.register(named(staffAuthRoutes), {
+    authRateLimitPerMinute: config.authRateLimitPerMinute,
+  });
+  await app.register(named(staffRoutes));
+  await app.register(named(adminOrderRoutes));
+  await app.register(named(adminProductRoutes));
+  await app.register(named(adminCategoryRoutes));
+  await app.register(named(adminCustomerRoutes));
+  await app.register(named(adminReviewRoutes));
+  await app.register(named(adminSalesRoutes), { timeZone: config.timeZone });
+  await app.register(named(auditRoutes));
+  await app.register(named(apiKeyRoutes), {
     announceRevocation: () => shared.invalidation.publish(API_KEYS_TOPIC),
   });
 };

@@ -7,6 +7,7 @@ import {
   listStockMovementsOperation,
   updateProductOperation,
 } from '@dogshop/contracts/shop';
+import { named } from '@dogshop/service-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { exportProductsCsv } from '../../modules/product-admin/export-csv.js';
 import {
@@ -104,5 +105,5 @@ export const adminProductRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  await app.register(productImportRoutes);
+  await app.register(named(productImportRoutes));
 };
