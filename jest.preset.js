@@ -1,5 +1,7 @@
 // Shared Jest settings: TypeScript through SWC, native ES modules (run Jest with
 // --experimental-vm-modules), `.js` suffixes in relative imports mapped back to the `.ts` sources.
+import { fileURLToPath } from 'node:url';
+
 export default {
   testEnvironment: 'node',
   // Workspace packages are read from their sources (the "@dogshop/source" export condition), so a
@@ -20,4 +22,6 @@ export default {
     ],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+  // A package's time limit per test is its config's `globals.testTimeout` (see jest.timeout.js).
+  setupFilesAfterEnv: [fileURLToPath(new URL('./jest.timeout.js', import.meta.url))],
 };

@@ -2,8 +2,9 @@ import preset from '../jest.preset.js';
 
 export default {
   ...preset,
+  displayName: 'bench',
   rootDir: '.',
-  testTimeout: 60_000,
+  globals: { testTimeout: 60_000 },
   // What was built, not the sources (see tsconfig.json): Jest's default conditions.
   testEnvironmentOptions: { customExportConditions: ['node', 'node-addons'] },
 };

@@ -2,4 +2,9 @@ import preset from '../../jest.preset.js';
 
 // 30 s as in the services: `pnpm test` runs packages side by side on a shared machine, where a
 // test that takes 1 s alone (24 MB through a cursor) can take more than Jest's default 5 s.
-export default { ...preset, rootDir: '.', testTimeout: 30_000 };
+export default {
+  ...preset,
+  displayName: 'mongo-wire-server',
+  rootDir: '.',
+  globals: { testTimeout: 30_000 },
+};

@@ -2,8 +2,9 @@ import preset from '../../jest.preset.js';
 
 export default {
   ...preset,
+  displayName: 'handler-directory',
   rootDir: '.',
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
-  testTimeout: 30_000,
+  globals: { testTimeout: 30_000 },
 };

@@ -114,7 +114,10 @@ describe('the products list', () => {
 
     await page.goBack();
     await page.waitForURL(/\?active=false&stock_below=10$/);
-    await expect(page.getByLabel('State').inputValue()).resolves.toBe('false');
+    // The address changes first; the filters follow it in the next render.
+    await waitUntil(async () => (await page.getByLabel('State').inputValue()) === 'false', {
+      what: 'the State filter back at "Inactive only"',
+    });
     await expect(page.getByLabel('Search (number, name, description)').inputValue()).resolves.toBe(
       '',
     );
