@@ -18,6 +18,7 @@ import type {
 } from '@dogshop/contracts/handler-directory';
 import type { InputNormalization } from '@dogshop/service-kit';
 import { Schema, type SchemaDefinitionProperty, type Types } from 'mongoose';
+import { isoTime } from './iso-time.js';
 
 /** How a cell is written; each export format has its own writer per kind. */
 export type CellKind =
@@ -164,7 +165,7 @@ const optionalTime = (opts: {
   width: number;
 }): WritableFieldSpec<Date | undefined, string | null, string | null> => ({
   path: { type: Date },
-  show: (stored) => (stored ? stored.toISOString() : null),
+  show: (stored) => (stored ? isoTime(stored) : null),
   write: { store: (given) => new Date(given), trim: true },
   columns: [{ kind: 'dateTime', width: opts.width }],
 });
@@ -172,13 +173,13 @@ const optionalTime = (opts: {
 /** A time the service sets (no body writes it), shown in ISO 8601 (UTC), null until then. */
 const serviceTime = (opts: { width: number }): FieldSpec<Date | undefined, string | null> => ({
   path: { type: Date },
-  show: (stored) => (stored ? stored.toISOString() : null),
+  show: (stored) => (stored ? isoTime(stored) : null),
   columns: [{ kind: 'dateTime', width: opts.width }],
 });
 
 /** A time Mongoose sets itself (`timestamps: true`), shown in ISO 8601 (UTC, milliseconds). */
 const timestamp = (opts: { width: number }): FieldSpec<Date, string> => ({
-  show: (stored) => stored.toISOString(),
+  show: (stored) => isoTime(stored),
   columns: [{ kind: 'dateTime', width: opts.width }],
 });
 
