@@ -6,7 +6,7 @@ import {
 } from '@dogshop/contracts/handler-directory';
 import { csvStream, neutraliseFormula, type CsvDelimiter } from '@dogshop/service-kit';
 import { parseString } from 'fast-csv';
-import { EXPORT_COLUMNS } from '../src/modules/handlers/fields.js';
+import { EXPORT_COLUMNS, type CellValue } from '../src/modules/handlers/fields.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
 import { createHandler } from './support/handlers.js';
@@ -92,7 +92,7 @@ const expectedRow = (h: Handler): Record<string, string> => ({
  * csvStream over the API's handlers, each column's `value`): its bytes must not change.
  */
 async function csvOfShownHandlers(handlers: Handler[], delimiter: CsvDelimiter): Promise<Buffer> {
-  const plain = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+  const plain = (value: CellValue) => (value === undefined || value === null ? '' : String(value));
   async function* rows() {
     for (const handler of handlers) {
       yield EXPORT_COLUMNS.map((column) => {
@@ -260,7 +260,7 @@ describe('GET /api/users/export?format=csv', () => {
       available: true,
       availableUntil: at,
       availabilityConfirmedAt: new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 5)),
-      gps: { lat: -33.868819999999996, lng: 151.2093 },
+      gps: { lat: (0.1 + 0.2) * 100, lng: -151.2093 }, // 30.000000000000004
       createdAt: new Date(0),
       updatedAt: at,
     });
