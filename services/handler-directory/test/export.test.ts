@@ -4,7 +4,9 @@ import {
   ExportJsonResponseSchema,
   type Handler,
 } from '@dogshop/contracts/handler-directory';
+import { csvStream, neutraliseFormula, type CsvDelimiter } from '@dogshop/service-kit';
 import { parseString } from 'fast-csv';
+import { EXPORT_COLUMNS, type CellValue } from '../src/modules/handlers/fields.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectContract, expectDirectoryError } from './support/contract.js';
 import { createHandler } from './support/handlers.js';
@@ -84,6 +86,46 @@ const expectedRow = (h: Handler): Record<string, string> => ({
   createdAt: h.createdAt,
   updatedAt: h.updatedAt,
 });
+
+/**
+ * The CSV as the export wrote it before it wrote rows straight from stored records (service-kit's
+ * csvStream over the API's handlers, each column's `value`): its bytes must not change.
+ */
+async function csvOfShownHandlers(handlers: Handler[], delimiter: CsvDelimiter): Promise<Buffer> {
+  const plain = (value: CellValue) => (value === undefined || value === null ? '' : String(value));
+  async function* rows() {
+    for (const handler of handlers) {
+      yield EXPORT_COLUMNS.map((column) => {
+        const cell = plain(column.value(handler));
+        return column.kind === 'text' ? neutraliseFormula(cell) : cell;
+      });
+    }
+  }
+  const chunks: Buffer[] = [];
+  const stream = csvStream(
+    EXPORT_COLUMNS.map((column) => column.header),
+    rows(),
+    delimiter,
+  );
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as string | Buffer));
+  return Buffer.concat(chunks);
+}
+
+/** The CSV export's bytes equal csvOfShownHandlers over the JSON export, for both delimiters. */
+async function expectCsvBytesOfJsonExport(app: TestApp, as: TestApp['admin']) {
+  const json = await app.request({ url: '/api/users/export?format=json', as });
+  const handlers = json.json<{ data: Handler[] }>().data;
+  for (const delimiter of ['comma', 'semicolon'] as const) {
+    const csv = await app.request({
+      url: `/api/users/export?format=csv&delimiter=${delimiter}`,
+      as,
+    });
+    const expected = await csvOfShownHandlers(handlers, delimiter);
+    // As text first, for a readable difference; then the bytes themselves.
+    expect(csv.rawPayload.toString('utf8')).toBe(expected.toString('utf8'));
+    expect(csv.rawPayload.equals(expected)).toBe(true);
+  }
+}
 
 describe('GET /api/users/export?format=json (default)', () => {
   it('exports every handler with count and time, in the contract shape, by name', async () => {
@@ -207,6 +249,27 @@ describe('GET /api/users/export?format=csv', () => {
     const text = res.rawPayload.toString('utf8');
     for (const word of ['Jürgen Größmann', 'Änne Köhler', 'Üxheim']) expect(text).toContain(word);
   });
+
+  it('writes byte for byte the CSV of the JSON export’s handlers, every field set or absent', async () => {
+    // Every time field set, and a position with many digits, beside the handlers above.
+    const at = new Date('2031-02-03T04:05:06.789Z');
+    const { insertedId } = await t.app.db.handlers.collection.insertOne({
+      name: 'Zacharias Zeit',
+      nameSort: 'zacharias zeit',
+      phone: '7',
+      available: true,
+      availableUntil: at,
+      availabilityConfirmedAt: new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 5)),
+      gps: { lat: (0.1 + 0.2) * 100, lng: -151.2093 }, // 30.000000000000004
+      createdAt: new Date(0),
+      updatedAt: at,
+    });
+    try {
+      await expectCsvBytesOfJsonExport(t, t.admin);
+    } finally {
+      await t.app.db.handlers.collection.deleteOne({ _id: insertedId });
+    }
+  });
 });
 
 // `pnpm test` streams 1,000 handlers: whole, in order, every format, with the heap measured. The
@@ -247,6 +310,10 @@ describe(`export of ${COUNT.toLocaleString('en')} handlers`, () => {
     }
   }, SETUP_MS);
   afterAll(() => big.close());
+
+  it('writes byte for byte the CSV of the JSON export’s handlers, every one of them', async () => {
+    await expectCsvBytesOfJsonExport(big, big.admin);
+  });
 
   it.each(['json', 'csv', 'xlsx'])(
     `streams %s whole${BOUNDED ? ' with bounded heap growth' : ', sampling the heap'}`,

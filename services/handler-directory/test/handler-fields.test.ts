@@ -13,7 +13,9 @@ import {
   type Handler,
 } from '@dogshop/contracts/handler-directory';
 import { parseString } from 'fast-csv';
+import { Types } from 'mongoose';
 import { csvFile } from '../src/modules/handlers/export-csv.js';
+import type { StoredHandler } from '../src/modules/handlers/fields.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { collect, loadWorkbook, sheetCells } from './support/xlsx.js';
 
@@ -177,12 +179,27 @@ describe('every field of a handler', () => {
 describe('the contract’s export examples', () => {
   const content = exportHandlersOperation.response[200].content;
 
+  /** An example handler as it would be stored (the CSV is written from stored records). */
+  const stored = (handler: Handler): StoredHandler => {
+    const { _id, availableUntil, availabilityConfirmedAt, createdAt, updatedAt, ...rest } = handler;
+    return {
+      ...rest,
+      _id: new Types.ObjectId(_id),
+      ...(availableUntil ? { availableUntil: new Date(availableUntil) } : {}),
+      ...(availabilityConfirmedAt
+        ? { availabilityConfirmedAt: new Date(availabilityConfirmedAt) }
+        : {}),
+      createdAt: new Date(createdAt),
+      updatedAt: new Date(updatedAt),
+    };
+  };
+
   it('show the CSV the service writes for the JSON example’s handlers', async () => {
     const handlers = content['application/json'].example.data;
     const csv = await collect(
       csvFile(
         (async function* () {
-          yield handlers;
+          yield handlers.map(stored);
         })(),
         'comma',
       ),

@@ -18,6 +18,7 @@ import type {
 } from '@dogshop/contracts/handler-directory';
 import type { InputNormalization } from '@dogshop/service-kit';
 import { Schema, type SchemaDefinitionProperty, type Types } from 'mongoose';
+import { isoTime } from './iso-time.js';
 
 /** How a cell is written; each export format has its own writer per kind. */
 export type CellKind =
@@ -44,10 +45,23 @@ export interface ExportColumn {
   width: number;
   /** The cell, read from the handler as the API shows it (so all formats agree with the JSON). */
   value: (handler: Handler) => CellValue;
+  /**
+   * The same cell from the stored record, through the field's own `show`: the CSV export writes
+   * its rows from the records it reads, without building a whole Handler for each.
+   */
+  fromStored: (record: StoredHandler) => CellValue;
 }
 
-/** A column as a field declares it: header and value default to the field's name and value. */
-type ColumnSpec = Omit<ExportColumn, 'header' | 'value'> & Partial<ExportColumn>;
+/**
+ * A column as a field declares it: the header defaults to the field's name, the cell to the
+ * field's shown value (`pick` takes a part of it: a coordinate of the position).
+ */
+interface ColumnSpec {
+  header?: ExportHeader;
+  kind: CellKind;
+  width: number;
+  pick?: (shown: never) => CellValue;
+}
 
 /**
  * One field: `Stored` is its type in MongoDB (with undefined when it may be absent), `Shown` its
@@ -151,7 +165,7 @@ const optionalTime = (opts: {
   width: number;
 }): WritableFieldSpec<Date | undefined, string | null, string | null> => ({
   path: { type: Date },
-  show: (stored) => (stored ? stored.toISOString() : null),
+  show: (stored) => (stored ? isoTime(stored) : null),
   write: { store: (given) => new Date(given), trim: true },
   columns: [{ kind: 'dateTime', width: opts.width }],
 });
@@ -159,13 +173,13 @@ const optionalTime = (opts: {
 /** A time the service sets (no body writes it), shown in ISO 8601 (UTC), null until then. */
 const serviceTime = (opts: { width: number }): FieldSpec<Date | undefined, string | null> => ({
   path: { type: Date },
-  show: (stored) => (stored ? stored.toISOString() : null),
+  show: (stored) => (stored ? isoTime(stored) : null),
   columns: [{ kind: 'dateTime', width: opts.width }],
 });
 
 /** A time Mongoose sets itself (`timestamps: true`), shown in ISO 8601 (UTC, milliseconds). */
 const timestamp = (opts: { width: number }): FieldSpec<Date, string> => ({
-  show: (stored) => stored.toISOString(),
+  show: (stored) => isoTime(stored),
   columns: [{ kind: 'dateTime', width: opts.width }],
 });
 
@@ -183,8 +197,8 @@ export const HANDLER_FIELDS = {
   availableUntil: optionalTime({ width: 20 }),
   availabilityConfirmedAt: serviceTime({ width: 20 }),
   gps: position([
-    { header: 'lat', kind: 'number', width: 11, value: (handler) => handler.gps?.lat },
-    { header: 'lng', kind: 'number', width: 11, value: (handler) => handler.gps?.lng },
+    { header: 'lat', kind: 'number', width: 11, pick: (gps?: Gps) => gps?.lat },
+    { header: 'lng', kind: 'number', width: 11, pick: (gps?: Gps) => gps?.lng },
   ]),
   createdAt: timestamp({ width: 20 }),
   updatedAt: timestamp({ width: 20 }),
@@ -234,12 +248,25 @@ export const HANDLER_BODY_NORMALIZATION = {
 
 /** The CSV and XLSX columns, in order: the fields' columns, in the table's order. */
 export const EXPORT_COLUMNS: readonly ExportColumn[] = FIELD_ENTRIES.flatMap(([name, field]) =>
-  field.columns.map((column) => ({
-    header: column.header ?? (name as ExportHeader),
-    kind: column.kind,
-    width: column.width,
-    value: column.value ?? ((handler: Handler) => handler[name] as CellValue),
-  })),
+  field.columns.map((column): ExportColumn => {
+    const show = field.show;
+    const stored = (record: StoredHandler) => (record as Record<string, unknown>)[name];
+    const pick = column.pick as ((shown: unknown) => CellValue) | undefined;
+    return {
+      header: column.header ?? (name as ExportHeader),
+      kind: column.kind,
+      width: column.width,
+      ...(pick
+        ? {
+            value: (handler) => pick(handler[name]),
+            fromStored: (record) => pick(show(stored(record))),
+          }
+        : {
+            value: (handler) => handler[name] as CellValue,
+            fromStored: (record) => show(stored(record)) as CellValue,
+          }),
+    };
+  }),
 );
 
 /** A body's "none": removes an optional field (the contract allows null and '' there only). */
