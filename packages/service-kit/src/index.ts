@@ -59,7 +59,7 @@ export {
   type OneTimeToken,
   type StoredOneTimeToken,
 } from './one-time-token.js';
-export { CSV_CHUNK_CHARS, csvStream, neutraliseFormula, type CsvDelimiter } from './csv-export.js';
+export { csvStream, neutraliseFormula, type CsvDelimiter } from './csv-export.js';
 export {
   csvDelimiter,
   readCsvRecords,

@@ -11,10 +11,10 @@ const serializers = new WeakMap<object, Serializer>();
 /** Response serializers compiled once per schema object per process. */
 export function useCachedSerializers(app: FastifyInstance): void {
   app.setSerializerCompiler(({ schema }) => {
-    let serialize = serializers.get(schema as object);
+    let serialize = serializers.get(schema);
     if (!serialize) {
       serialize = fastJsonStringify(schema as object) as Serializer;
-      serializers.set(schema as object, serialize);
+      serializers.set(schema, serialize);
     }
     return serialize;
   });

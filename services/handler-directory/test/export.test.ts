@@ -88,18 +88,18 @@ const expectedRow = (h: Handler): Record<string, string> => ({
 });
 
 /**
- * The CSV as the export wrote it before it wrote rows straight from stored records (service-kit's
- * csvStream over the API's handlers, each column's `value`): its bytes must not change.
+ * The CSV as the export wrote it before it wrote rows straight from stored records (cells from
+ * the API's handlers, each column's `value`): its bytes must not change.
  */
 async function csvOfShownHandlers(handlers: Handler[], delimiter: CsvDelimiter): Promise<Buffer> {
   const plain = (value: CellValue) => (value === undefined || value === null ? '' : String(value));
   async function* rows() {
-    for (const handler of handlers) {
-      yield EXPORT_COLUMNS.map((column) => {
+    yield handlers.map((handler) =>
+      EXPORT_COLUMNS.map((column) => {
         const cell = plain(column.value(handler));
         return column.kind === 'text' ? neutraliseFormula(cell) : cell;
-      });
-    }
+      }),
+    );
   }
   const chunks: Buffer[] = [];
   const stream = csvStream(

@@ -19,8 +19,8 @@ const row = (order: AdminOrderRow): string[] => [
 ];
 
 export function exportOrdersCsv(db: Db, filter: OrderFilter, delimiter: CsvDelimiter): Readable {
-  async function* rows(): AsyncGenerator<string[]> {
-    for await (const batch of orderBatches(db, filter)) for (const order of batch) yield row(order);
+  async function* rows(): AsyncGenerator<string[][]> {
+    for await (const batch of orderBatches(db, filter)) yield batch.map(row);
   }
   return csvStream([...ADMIN_ORDER_EXPORT_COLUMNS], rows(), delimiter);
 }

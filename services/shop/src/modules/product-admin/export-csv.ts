@@ -23,10 +23,9 @@ export function exportProductsCsv(
   filter: ProductFilter,
   delimiter: CsvDelimiter,
 ): Readable {
-  async function* rows(): AsyncGenerator<string[]> {
+  async function* rows(): AsyncGenerator<string[][]> {
     for await (const batch of productBatches(db, filter))
-      for (const product of batch)
-        yield PRODUCT_CSV_COLUMNS.map((column) => CELLS[column](product));
+      yield batch.map((product) => PRODUCT_CSV_COLUMNS.map((column) => CELLS[column](product)));
   }
   return csvStream([...PRODUCT_CSV_COLUMNS], rows(), delimiter);
 }
