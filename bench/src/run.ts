@@ -22,6 +22,7 @@ import { backOfficeBench } from './benchmarks/back-office-benchmarks.js';
 import { LOAD_TESTS, runLoadTest, wantsLoadTest } from './benchmarks/load-tests.js';
 import { peerRuns } from './benchmarks/peer-benchmarks.js';
 import { W1_CONNECTIONS, W1_SHOP_ENV, webhookBench } from './benchmarks/webhook-benchmarks.js';
+import { drainCpuBench, summarizeDrainProfile } from './benchmarks/webhook-drain-cpu.js';
 import { B1_CONNECTIONS, B1_PIPELINING, pluginStackBench } from './benchmarks/plugin-stack.js';
 import { wants, type Context, type Options } from './context.js';
 import { cloneDataset, ensureShopDataset } from './datasets/cache.js';
@@ -50,6 +51,7 @@ import { wantsPeer } from './peer/queries.js';
 import { writeReport } from './report.js';
 import type { Report, ScalingRow } from './results.js';
 import { dependencyVersions } from './versions.js';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 const log = (line: string) => console.log(line);
@@ -248,10 +250,16 @@ async function backOfficeRuns(ctx: Context, errors: string[]): Promise<void> {
   });
 }
 
-/** W1: its own copy of the main catalogue and its own shop (loopback webhook targets allowed). */
+/**
+ * W1 and W-cpu: their own copy of the main catalogue and their own shop (loopback webhook
+ * targets allowed). BENCH_W_CPU_PROFILE=dir runs that shop with --cpu-prof into dir and prints
+ * the profile cut to W-cpu's drains.
+ */
 async function webhookRuns(ctx: Context, errors: string[]): Promise<void> {
   const { options } = ctx;
-  if (!wants(options, 'W1')) return;
+  const w1 = wants(options, 'W1');
+  const wCpu = wants(options, 'W-CPU');
+  if (!w1 && !wCpu) return;
   const { database: template, summary } = await ensureShopDataset(ctx, options.products);
   ctx.report.datasets[`shop ${options.products} products`] ??= {
     ...summary,
@@ -261,23 +269,39 @@ async function webhookRuns(ctx: Context, errors: string[]): Promise<void> {
   };
   const database = await cloneDataset(ctx, template, 'bench_shop_w1');
   const databaseUrl = ctx.pg.url(database);
-  const shop = await startShop(databaseUrl, { env: W1_SHOP_ENV });
+  const profileDir = process.env.BENCH_W_CPU_PROFILE
+    ? path.resolve(process.env.BENCH_W_CPU_PROFILE)
+    : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const shop = await startShop(databaseUrl, {
+    env: W1_SHOP_ENV,
+    nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
   try {
     const facts = await catalogueFacts(ctx, database);
-    log('W1 webhooks: orders with one subscribed receiver ÷ with none; delivery latency; catch-up');
-    await guard(errors, 'W1', async () => {
-      const { comparison, webhooks } = await webhookBench(
-        ctx,
-        shop,
-        databaseUrl,
-        orderBench(facts, options.variants).variants,
+    const variants = orderBench(facts, options.variants).variants;
+    if (w1) {
+      log(
+        'W1 webhooks: orders with one subscribed receiver ÷ with none; delivery latency; catch-up',
       );
-      ctx.report.comparisons.push(comparison);
-      ctx.report.webhooks = webhooks;
-    });
+      await guard(errors, 'W1', async () => {
+        const { comparison, webhooks } = await webhookBench(ctx, shop, databaseUrl, variants);
+        ctx.report.comparisons.push(comparison);
+        ctx.report.webhooks = webhooks;
+      });
+    }
+    if (wCpu) {
+      log('W-cpu: shop CPU per delivered event while a backlog drains, no orders running');
+      await guard(errors, 'W-cpu', async () => {
+        ctx.report.comparisons.push(
+          await drainCpuBench(ctx, shop, databaseUrl, variants, profileDir),
+        );
+      });
+    }
   } finally {
     await shop.stop();
   }
+  if (profileDir && wCpu) for (const line of summarizeDrainProfile(profileDir)) log(line);
 }
 
 async function handlerRuns(ctx: Context, errors: string[]): Promise<void> {

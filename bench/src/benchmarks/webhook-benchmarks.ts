@@ -47,7 +47,12 @@ export const W1_SHOP_ENV = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 };
 
-async function api<T>(shop: RunningService, method: string, path: string, body?: unknown) {
+export async function shopApi<T>(
+  shop: RunningService,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
   const text = body === undefined ? undefined : JSON.stringify(body);
   const res = await fetch(`${shop.url}${path}`, {
     method,
@@ -67,7 +72,7 @@ interface Progress {
 }
 
 /** One connection of its own for watching the deliveries (not the pool the shop uses). */
-class DeliveryWatch {
+export class DeliveryWatch {
   constructor(private readonly client: pg.Client) {}
 
   static async open(url: string): Promise<DeliveryWatch> {
@@ -108,7 +113,11 @@ class DeliveryWatch {
 }
 
 /** Waits until every event is numbered and each queued delivery delivered, or `seconds` pass. */
-async function drain(watch: DeliveryWatch, webhookId: number, seconds: number): Promise<boolean> {
+export async function drain(
+  watch: DeliveryWatch,
+  webhookId: number,
+  seconds: number,
+): Promise<boolean> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     const p = await watch.progress(webhookId);
@@ -192,7 +201,7 @@ export async function webhookBench(
     for (let i = 0; i < 50 && (await watch.progress(0)).unsequenced; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const hook = await api<{ id: number; secret: string }>(shop, 'POST', '/webhooks', {
+    const hook = await shopApi<{ id: number; secret: string }>(shop, 'POST', '/webhooks', {
       url: receiver.url,
       events: ['*'],
       description: 'bench W1 receiver',
@@ -203,7 +212,7 @@ export async function webhookBench(
   const unsubscribe = async (id: number) => {
     duplicates += receiver.duplicates;
     badSignatures += receiver.badSignatures;
-    await api(shop, 'DELETE', `/webhooks/${id}`);
+    await shopApi(shop, 'DELETE', `/webhooks/${id}`);
   };
   const sequence = loadSequence(orderVariants, 11).map((r) => ({
     ...r,
@@ -397,7 +406,7 @@ async function outageRun(
   // The integrator is back: pending deliveries become due now.
   const pendingBefore = (await watch.progress(hook.id)).queued - receiver.delivered.size;
   const madeDueAt = performance.timeOrigin + performance.now();
-  await api(shop, 'PATCH', `/webhooks/${hook.id}`, { enabled: true });
+  await shopApi(shop, 'PATCH', `/webhooks/${hook.id}`, { enabled: true });
   const drained = await drain(watch, hook.id, drainSeconds);
   const arrivals = [...receiver.delivered.values()]
     .map((d) => d.arrivedAt)

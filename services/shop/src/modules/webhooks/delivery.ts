@@ -179,8 +179,10 @@ export class DeliveryWorker {
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const at = new Date();
     const started = performance.now();
+    // One buffer for the signature and the request (not a string encoded twice).
+    const body = Buffer.from(delivery.payload);
     const outcome = await this.sender
-      .send(delivery.url, () => this.signer.headers(delivery, at), delivery.payload)
+      .send(delivery.url, () => this.signer.headers(delivery, body, at), body)
       .catch((error: unknown) => ({
         statusCode: null,
         error: error instanceof Error ? error.message : String(error),

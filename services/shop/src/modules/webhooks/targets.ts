@@ -1,4 +1,6 @@
+import { lookup as lookupEach } from 'node:dns';
 import { lookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import { badRequest } from '@dogshop/service-kit';
 import ipaddr from 'ipaddr.js';
 
@@ -23,9 +25,31 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /**
+ * A `lookup` for the sockets deliveries open (sender.ts): resolves the host as Node would, and
+ * fails when any of its addresses is not public, so the socket connects only to an address that
+ * was checked (a literal address is not looked up: the sender checks it).
+ */
+export const checkedLookup: LookupFunction = (hostname, options, callback) => {
+  lookupEach(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '');
+    const hidden = addresses.find((a) => !isPublicAddress(a.address));
+    if (hidden) {
+      return callback(
+        new Error(`${hostname} resolves to ${hidden.address}, which is not a public address`),
+        '',
+      );
+    }
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    if (!first) return callback(new Error(`${hostname} does not resolve`), '');
+    callback(null, first.address, first.family);
+  });
+};
+
+/**
  * Refuses (400) a URL the shop must not send to: not https (unless allowed), or a host that is
  * or resolves to any non-public address (unless allowed). Deliveries check again when they
- * connect (sender.ts): a name may resolve elsewhere later.
+ * connect (checkedLookup, sender.ts): a name may resolve elsewhere later.
  */
 export async function checkTarget(url: string, policy: TargetPolicy): Promise<void> {
   let parsed: URL;
