@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PinoPretty } from 'pino-pretty';
+import { LEVEL_VALUES } from './request-logger.js';
 import { traceIdsOfActiveSpan } from './tracing.js';
 
 /** Log fields that must never be written: secrets in headers and bodies. */
@@ -42,17 +43,6 @@ export function loggerOptions(
     }),
   };
 }
-
-/** pino's levels by name (a logger writes the lines at its level and above). */
-const LEVEL_VALUES: Record<string, number> = {
-  trace: 10,
-  debug: 20,
-  info: 30,
-  warn: 40,
-  error: 50,
-  fatal: 60,
-  silent: Infinity,
-};
 
 /**
  * One log line per request, when it has been answered, instead of Fastify's two ("incoming
