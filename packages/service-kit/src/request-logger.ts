@@ -46,7 +46,7 @@ class LazyChildLogger implements FastifyBaseLogger {
 
   #write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: LogArgs): void {
     if (this.#real === undefined && LEVEL_VALUES[level]! < this.#threshold) return;
-    (this.#child()[level] as (...a: LogArgs) => void)(...args);
+    this.#child()[level](...args);
   }
 
   fatal(...args: LogArgs): void {
