@@ -1,7 +1,7 @@
 // `pnpm bench`: starts the databases, loads the data sets, starts the services as real servers on
 // loopback, runs each comparison in interleaved rounds and writes bench/results/<date>.md + .json.
 // BENCH_DURATION (default 10s), BENCH_ROUNDS (3), BENCH_SCALES (1000,100000,1000000),
-// --only B2,B3,P,SCALING,W1,PAGES,L (L-FUZZ, L-EXPORT, L-WEBHOOKS: the test suites' load-sized
+// --only B2,B3,F,P,SCALING,W1,PAGES,L (L-FUZZ, L-EXPORT, L-WEBHOOKS: the test suites' load-sized
 // runs at full size).
 import os from 'node:os';
 import {
@@ -21,6 +21,7 @@ import { pagesBench } from './benchmarks/page-benchmarks.js';
 import { backOfficeBench } from './benchmarks/back-office-benchmarks.js';
 import { LOAD_TESTS, runLoadTest, wantsLoadTest } from './benchmarks/load-tests.js';
 import { peerRuns } from './benchmarks/peer-benchmarks.js';
+import { floorRuns, wantsFloor } from './benchmarks/floor-benchmarks.js';
 import { W1_CONNECTIONS, W1_SHOP_ENV, webhookBench } from './benchmarks/webhook-benchmarks.js';
 import { drainCpuBench, summarizeDrainProfile } from './benchmarks/webhook-drain-cpu.js';
 import { B1_CONNECTIONS, B1_PIPELINING, pluginStackBench } from './benchmarks/plugin-stack.js';
@@ -107,7 +108,8 @@ function newReport(options: Options, argv: string[]): Report {
 async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
   const { options } = ctx;
   const shopIds = ['B1', 'B2', 'B3', 'B4', 'B5'];
-  const main = shopIds.some((id) => wants(options, id)) || wantsPeer(options);
+  const main =
+    shopIds.some((id) => wants(options, id)) || wantsPeer(options) || wantsFloor(options);
   const scaling =
     options.scales.length > 0 && (options.only === null || options.only.has('SCALING'));
   if (!main && !scaling) return;
@@ -210,6 +212,12 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
             ctx.report.hotProduct = await hotProductRun(ctx, shop, database, facts);
           });
         }
+      }
+      // F-list, F-search, F-detail, F-reviews: the shop ÷ its catalogue floor, side by side.
+      if (isMain && wantsFloor(options)) {
+        await guard(errors, 'F (floor)', () =>
+          floorRuns(ctx, shop, databaseUrl, facts, (name, fn) => guard(errors, name, fn)),
+        );
       }
       // P-list, P-price, P-search: the shop ÷ Platformatic DB on the same database.
       if (isMain && wantsPeer(options)) {

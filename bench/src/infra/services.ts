@@ -90,6 +90,22 @@ export function startShop(
   });
 }
 
+/**
+ * The catalogue floor (bare Fastify, `pg`, the shop's own read functions: F-*), in its own process
+ * with the shop's database settings and API key, beside the shop.
+ */
+export function startCatalogueFloor(databaseUrl: string): Promise<RunningService> {
+  return startService('catalogue-floor', {
+    dir: path.join(import.meta.dirname, '..', 'servers'),
+    args: ['catalogue-floor.mjs'],
+    env: {
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_MAX: String(SHOP_POOL_MAX),
+      SHOP_API_KEY,
+    },
+  });
+}
+
 export function startHandlerDirectory(
   mongodbUri: string,
   opts: { nodeArgs?: string[] } = {},

@@ -1,10 +1,10 @@
 /* global process */
-// A floor for B2/B3, run in the shop's place (bench/README.md, "What B2 and B3 would take"):
-// the shop's catalogue reads with its own SQL, row mapping and response schemas, but on bare
-// Fastify (no plugin stack: no metrics, ETags, rate limit, request log) and on `pg` directly
-// instead of Prisma. What the report shows for it is what a service on this stack could reach
-// without the ORM and without the features every request pays for; the shop's figures ÷ these
-// are their cost. What it runs of the shop comes through the one export the shop keeps for it.
+// The catalogue floor (F-list, F-search, F-detail, F-reviews; bench/README.md, "F: the catalogue
+// floor"): the shop's catalogue reads with its own SQL, statement names, `pg` read path
+// (`sqlReads`), row mapping and response schemas, on bare Fastify: none of the plugin stack (no
+// metrics, ETags, rate limit, request log, load shedding, security headers) and the API key
+// compared in memory. The shop ÷ this is the price of what every shop request carries besides its
+// read. What it runs of the shop comes through the one export the shop keeps for it.
 import {
   getProduct,
   getProductOperation,
@@ -12,33 +12,16 @@ import {
   listProducts,
   listProductsOperation,
   listReviews,
-  preparedStatementName,
-  Prisma,
+  sqlReads,
 } from '@dogshop/shop/catalogue-reads';
 import Fastify from 'fastify';
 import pg from 'pg';
 
-// int8 (the list's total) as the shop's Prisma client reads it.
-pg.types.setTypeParser(pg.types.builtins.INT8, (text) => BigInt(text));
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DATABASE_POOL_MAX),
 });
-// Decimal parameters (price filters) as their text; everything else as pg sends it.
-const parameter = (value) => (value instanceof Prisma.Decimal ? value.toString() : value);
-
-/** What the shop's repositories call on Prisma, done with one pg query, named as the shop names it. */
-const db = {
-  async $queryRaw(strings, ...values) {
-    const query = Prisma.sql(strings, ...values);
-    const result = await pool.query({
-      name: preparedStatementName(query) || undefined,
-      text: query.text,
-      values: query.values.map(parameter),
-    });
-    return result.rows;
-  },
-};
+const db = sqlReads(pool);
 
 const app = Fastify({ logger: false });
 // The same key the shop checks, compared in memory (the shop remembers a checked key for 5 s).

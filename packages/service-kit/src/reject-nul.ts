@@ -16,16 +16,25 @@ export const rejectNul = fp<RejectNulOptions>(
   async (app: FastifyInstance, opts) => {
     const message =
       opts.message ?? ((field: string) => `${field} must not contain the character U+0000`);
-    app.addHook('preValidation', async (request) => {
-      const parts = { body: request.body, querystring: request.query, params: request.params };
-      for (const [part, value] of Object.entries(parts)) {
-        const field = fieldWithNul(value);
-        if (field !== undefined) throw badRequest(message([part, ...field].join('.')));
+    // Callback style, and no walk of an empty part: every request of every route passes here.
+    app.addHook('preValidation', (request, _reply, done) => {
+      for (const part of PARTS) {
+        const value = part === 'body' ? request.body : request[part];
+        const field = value === undefined || value === null ? undefined : fieldWithNul(value);
+        if (field !== undefined) {
+          done(badRequest(message([LABEL[part], ...field].join('.'))));
+          return;
+        }
       }
+      done();
     });
   },
   { name: 'reject-nul' },
 );
+
+/** The request's parts in the order they are checked, and how a message names each. */
+const PARTS = ['body', 'query', 'params'] as const;
+const LABEL = { body: 'body', query: 'querystring', params: 'params' } as const;
 
 /** The path to the first string (or key) containing U+0000, or undefined. */
 function fieldWithNul(root: unknown): string[] | undefined {

@@ -70,9 +70,8 @@ export const routeAuth = fp<RouteAuthOptions>(
       const hooks: Array<onRequestHookHandler | onRequestAsyncHookHandler> = [];
       if (config.personal) hooks.push(noStore);
       if (scheme) {
-        const check: onRequestAsyncHookHandler = async (request) => {
-          await scheme.check(request);
-        };
+        // The scheme's own promise: no async wrapper around it.
+        const check: onRequestAsyncHookHandler = (request) => scheme.check(request);
         hooks.push(check);
       }
       route.onRequest = [...hooks, ...toArray(route.onRequest)];

@@ -3,6 +3,7 @@ import { maxHeaderSize as MAX_HEADER_SIZE, type Server } from 'node:http';
 import { LogController, type FastifyHttpOptions, type RawRequestDefaultExpression } from 'fastify';
 import { clientErrorHandler, type ClientErrorOptions } from './client-errors.js';
 import { loggerOptions } from './request-log.js';
+import { lazyChildLogger } from './request-logger.js';
 import { helmetHeaders } from './security.js';
 
 /** Incoming request ids are honoured only when harmless to echo into headers and logs. */
@@ -43,6 +44,8 @@ export function serverOptions(opts: {
       requestIdLogLabel: 'request_id',
       disableRequestLogging: true,
     }),
+    // Each request's child logger is made when it first writes (request-logger.ts).
+    childLoggerFactory: lazyChildLogger,
     genReqId: (req: RawRequestDefaultExpression) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming)

@@ -1,5 +1,6 @@
 import type { Product, ProductSort } from '@dogshop/contracts/shop';
 import type { Db } from '../../db/client.js';
+import type { SqlReads } from '../../db/sql-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
@@ -45,8 +46,8 @@ export type ProductRow = Omit<Product, 'price' | 'created_at'> & {
   created_at: Date;
 };
 
-/** A row of the list statement: the total, and a product of the page (all null on an empty page). */
-type ListRow = { total: bigint } & (ProductRow | { [K in keyof ProductRow]: null });
+/** A row of the list statement: the total (int8, as text), and a product of the page (all null on an empty page). */
+type ListRow = { total: string } & (ProductRow | { [K in keyof ProductRow]: null });
 
 /** Page order per sort, ties by id; each is served by an index on (active, key, id). */
 const SORT_KEY: Record<ProductSort, { column: Prisma.Sql; direction: Prisma.Sql }> = {
@@ -111,7 +112,7 @@ const categoryName = (alias: 'page') =>
  * (db/prepared-statements.ts).
  */
 export async function findActiveProducts(
-  db: Db,
+  reads: SqlReads,
   filter: ProductFilter,
   page: { sort: ProductSort; skip: number; take: number },
 ): Promise<{ total: number; rows: ProductRow[] }> {
@@ -142,7 +143,7 @@ export async function findActiveProducts(
 
   let rows: ListRow[];
   if (filter.terms.length > 0) {
-    rows = await db.$queryRaw<ListRow[]>`
+    rows = await reads.rows<ListRow>(Prisma.sql`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (
           WITH matches AS MATERIALIZED (
@@ -154,7 +155,7 @@ export async function findActiveProducts(
                         LIMIT ${page.take} OFFSET ${page.skip}) AS ids
         ) t
         LEFT JOIN products page ON page.id = ANY (t.ids)
-       ORDER BY ${pageOrder} ${PLAN_PER_CALL}`;
+       ORDER BY ${pageOrder} ${PLAN_PER_CALL}`);
   } else {
     const browsing = filter.minPrice === undefined && filter.maxPrice === undefined;
     const total = browsing
@@ -168,7 +169,7 @@ export async function findActiveProducts(
           Prisma.sql`SELECT (SELECT active_products_priced_within(
                                ${optionalDecimal(filter.minPrice)}::numeric,
                                ${optionalDecimal(filter.maxPrice)}::numeric)) AS total`;
-    rows = await db.$queryRaw<ListRow[]>`
+    rows = await reads.rows<ListRow>(Prisma.sql`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (${total}) t
         LEFT JOIN (
@@ -178,13 +179,13 @@ export async function findActiveProducts(
            ORDER BY p.${column} ${direction}, p.id ${direction}
            LIMIT ${page.take} OFFSET ${page.skip}
         ) page ON true
-       ORDER BY ${pageOrder} ${browsing ? Prisma.empty : PLAN_PER_CALL}`;
+       ORDER BY ${pageOrder} ${browsing ? Prisma.empty : PLAN_PER_CALL}`);
   }
   return {
     total: Number(rows[0]?.total ?? 0),
     // An empty page is the one row of the total with nulls beside it.
     rows: rows
-      .filter((r): r is { total: bigint } & ProductRow => r.id !== null)
+      .filter((r): r is { total: string } & ProductRow => r.id !== null)
       .map(({ total: _total, ...product }) => product),
   };
 }
@@ -197,7 +198,7 @@ const DETAIL_REVIEWS = 10;
  * one round trip (the reviews as one JSON array beside the product's columns).
  */
 export async function findVisibleProductWithReviews(
-  db: Db,
+  reads: SqlReads,
   id: number,
 ): Promise<{ product: ProductRow; reviews: ReviewRow[] } | null> {
   const reviews = reviewPageJson(Prisma.sql`p.id`, {
@@ -205,11 +206,11 @@ export async function findVisibleProductWithReviews(
     skip: 0,
     take: DETAIL_REVIEWS,
   });
-  const [row] = await db.$queryRaw<Array<ProductRow & { reviews: ReviewJson[] }>>`
+  const [row] = await reads.rows<ProductRow & { reviews: ReviewJson[] }>(Prisma.sql`
     SELECT ${productColumns('p')}, c.name AS category_name, ${reviews} AS reviews
       FROM products p
       JOIN categories c ON c.id = p.category_id
-     WHERE p.id = ${id} AND p.active`;
+     WHERE p.id = ${id} AND p.active`);
   if (!row) return null;
   const { reviews: json, ...product } = row;
   return { product, reviews: reviewRows(json) };

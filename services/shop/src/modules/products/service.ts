@@ -2,6 +2,7 @@ import type { Pagination } from '@dogshop/contracts/common';
 import type { Product, ProductDetail, ProductListQuery } from '@dogshop/contracts/shop';
 import { badRequest, notFound } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
+import type { SqlReads } from '../../db/sql-reads.js';
 import { reviewToDto } from '../reviews/mapper.js';
 import { productRowToDto } from './mapper.js';
 import {
@@ -18,7 +19,7 @@ const MAX_SEARCH_TERMS = 10;
  * searching or filtering by price (see findActiveProducts).
  */
 export async function listProducts(
-  db: Db,
+  reads: SqlReads,
   query: ProductListQuery,
 ): Promise<{ products: Product[]; pagination: Pagination }> {
   if (
@@ -30,7 +31,7 @@ export async function listProducts(
   }
   const { page, limit } = query;
   const { total, rows } = await findActiveProducts(
-    db,
+    reads,
     {
       categoryId: query.category,
       minPrice: query.min_price,
@@ -45,8 +46,8 @@ export async function listProducts(
   };
 }
 
-export async function getProduct(db: Db, id: number): Promise<ProductDetail> {
-  const found = await findVisibleProductWithReviews(db, id);
+export async function getProduct(reads: SqlReads, id: number): Promise<ProductDetail> {
+  const found = await findVisibleProductWithReviews(reads, id);
   if (!found) throw productNotFound(id);
   return { ...productRowToDto(found.product), reviews: found.reviews.map(reviewToDto) };
 }

@@ -1,5 +1,6 @@
 import type { ReviewListQuery } from '@dogshop/contracts/shop';
-import type { Db, Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
+import type { SqlReads } from '../../db/sql-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 /** A review as shown: the reviewer's names come from the customer record. */
@@ -76,20 +77,20 @@ export const reviewRows = (reviews: ReviewJson[]): ReviewRow[] =>
  * unknown or inactive (no row).
  */
 export async function findReviewPage(
-  db: Db,
+  reads: SqlReads,
   productId: number,
   page: ReviewPageSpec,
 ): Promise<{ reviews: ReviewRow[]; countsByRating: Map<number, number> } | null> {
-  const [row] = await db.$queryRaw<
-    Array<{ counts: Record<string, number>; reviews: ReviewJson[] }>
-  >`
+  const [row] = await reads.rows<{ counts: Record<string, number>; reviews: ReviewJson[] }>(
+    Prisma.sql`
     SELECT (SELECT coalesce(json_object_agg(g.rating, g.n), '{}'::json)
               FROM (SELECT rating, count(*) AS n FROM reviews
                      WHERE product_id = p.id AND NOT hidden
                      GROUP BY rating) g) AS counts,
            ${reviewPageJson(Prisma.sql`p.id`, page)} AS reviews
       FROM products p
-     WHERE p.id = ${productId} AND p.active`;
+     WHERE p.id = ${productId} AND p.active`,
+  );
   if (!row) return null;
   return {
     reviews: reviewRows(row.reviews),

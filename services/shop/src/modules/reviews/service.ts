@@ -6,6 +6,7 @@ import type {
 } from '@dogshop/contracts/shop';
 import { conflict, unauthorized } from '@dogshop/service-kit';
 import type { Db } from '../../db/client.js';
+import type { SqlReads } from '../../db/sql-reads.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/prisma-errors.js';
 import { reviewCreatedEvent } from '../events/builders.js';
 import { insertEvents } from '../events/repository.js';
@@ -21,12 +22,12 @@ const RATINGS = [5, 4, 3, 2, 1] as const;
  * statement reads the product's visibility, the page and the counts per rating.
  */
 export async function listReviews(
-  db: Db,
+  reads: SqlReads,
   productId: number,
   query: ReviewListQuery,
 ): Promise<ReviewPage> {
   const { page, limit } = query;
-  const found = await findReviewPage(db, productId, {
+  const found = await findReviewPage(reads, productId, {
     rating: query.rating,
     sort: query.sort,
     skip: (page - 1) * limit,

@@ -7,7 +7,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/products',
     { schema: listProductsOperation, config: { auth: 'apiKey', cache: 'private' } },
     async (request) => {
-      const { products, pagination } = await listProducts(app.db, request.query);
+      const { products, pagination } = await listProducts(app.reads, request.query);
       return { success: true as const, data: products, pagination };
     },
   );
@@ -17,7 +17,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: getProductOperation, config: { auth: 'apiKey', cache: 'private' } },
     async (request) => ({
       success: true as const,
-      data: await getProduct(app.db, request.params.id),
+      data: await getProduct(app.reads, request.params.id),
     }),
   );
 };

@@ -10,7 +10,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: listProductReviewsOperation, config: { auth: 'apiKey', cache: 'private' } },
     async (request) => ({
       success: true as const,
-      data: await listReviews(app.db, request.params.id, request.query),
+      data: await listReviews(app.reads, request.params.id, request.query),
     }),
   );
 
