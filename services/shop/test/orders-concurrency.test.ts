@@ -3,7 +3,7 @@ import type { OrderStatus } from '@dogshop/contracts/shop';
 import pg from 'pg';
 import { createTestApp, type TestApp } from './support/app.js';
 import { expectShopError } from './support/contract.js';
-import { lockWaiters } from './support/locks.js';
+import { holdProducts, lockWaiters } from './support/locks.js';
 import { addProduct, orderBody, stockOf, type OrderLine } from './support/orders.js';
 
 let t: TestApp;
@@ -135,6 +135,51 @@ describe('concurrent orders', () => {
     const created = responses.slice(5).filter((r) => r.statusCode === 201).length;
     expect(responses.slice(0, 5).map((r) => r.statusCode)).toEqual(Array(5).fill(200));
     expect(await stockOf(t.app, id)).toBe(10 - 2 * created);
+  });
+});
+
+describe('orders waiting while stock comes back', () => {
+  it('are judged and take stock as it is once locked, not as it was when they began', async () => {
+    const id = await addProduct(t.app, 'Back on the shelf', '2.00', 2);
+    const line = [{ product_id: id, quantity: 2, price: 2 }];
+    const returned = await placeOrder(line);
+    expect(await stockOf(t.app, id)).toBe(0);
+    // Queued behind a holder of the row, in this order: the cancellation (it gives the 2 back),
+    // then two orders for 2, whose statements began while the stock was 0. The first finds 2
+    // once it holds the row; its UPDATE must not take them from the 0 its snapshot saw
+    // (products_stock_nonnegative would refuse -2: a 500 for an order the stock fills).
+    const held = await holdProducts(t.config.databaseUrl, [id]);
+    const cancel = setStatus(returned, 'cancelled');
+    await lockWaiters(t.config.databaseUrl, 1);
+    const first = t.request({
+      method: 'POST',
+      url: '/orders',
+      payload: orderBody(line),
+      headers: { 'idempotency-key': 'back-on-the-shelf' },
+    });
+    await lockWaiters(t.config.databaseUrl, 2);
+    const second = post(line);
+    await lockWaiters(t.config.databaseUrl, 3);
+    await held.release();
+
+    expect((await cancel).statusCode).toBe(200);
+    expect((await first).statusCode).toBe(201);
+    expectShopError(
+      await second,
+      409,
+      /^insufficient stock for product \d+ \(Back on the shelf\): 0 available, 2 requested$/,
+    );
+    expect(await stockOf(t.app, id)).toBe(0);
+    const movements = await t.app.db.stockMovement.findMany({
+      where: { productId: id },
+      orderBy: { id: 'asc' },
+      select: { kind: true, delta: true, stock: true },
+    });
+    expect(movements).toEqual([
+      { kind: 'order', delta: -2, stock: 0 },
+      { kind: 'cancellation', delta: 2, stock: 2 },
+      { kind: 'order', delta: -2, stock: 0 },
+    ]);
   });
 });
 

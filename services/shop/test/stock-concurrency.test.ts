@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp } from './support/app.js';
 import { bearer } from './support/customers.js';
-import { orderBody, stockOf } from './support/orders.js';
+import { holdProducts, lockWaiters } from './support/locks.js';
+import { addProduct, orderBody, stockOf } from './support/orders.js';
 import { staffMember, type SignedInStaffMember } from './support/staff.js';
 
 let t: TestApp;
@@ -98,6 +99,38 @@ describe('one hot product', () => {
       2 + sold,
       taken + 8,
       2,
+    ]);
+  });
+});
+
+describe('an order waiting while stock is added', () => {
+  it('is placed from the stock as it is once locked (201), not refused by the CHECK constraint (500)', async () => {
+    const id = await addProduct(t.app, 'Delivery day', '10.00', 1);
+    // The adjustment and then the order queue behind a holder of the row; the order's statement
+    // began while the stock was 1, and finds 4 once it holds the row. Taking its 3 from the 1 it
+    // first saw would make a row with stock -2, which products_stock_nonnegative refuses.
+    const held = await holdProducts(t.config.databaseUrl, [id]);
+    const delivery = admin('POST', `/admin/products/${id}/stock`, { delta: 3, reason: 'delivery' });
+    await lockWaiters(t.config.databaseUrl, 1);
+    const order = t.request({
+      method: 'POST',
+      url: '/orders',
+      payload: orderBody([{ product_id: id, quantity: 3, price: 10 }]),
+    });
+    await lockWaiters(t.config.databaseUrl, 2);
+    await held.release();
+
+    expect((await delivery).statusCode).toBe(200);
+    expect((await order).statusCode).toBe(201);
+    expect(await stockOf(t.app, id)).toBe(1);
+    const movements = await t.app.db.stockMovement.findMany({
+      where: { productId: id },
+      orderBy: { id: 'asc' },
+      select: { kind: true, delta: true, stock: true },
+    });
+    expect(movements).toEqual([
+      { kind: 'adjustment', delta: 3, stock: 4 },
+      { kind: 'order', delta: -3, stock: 1 },
     ]);
   });
 });

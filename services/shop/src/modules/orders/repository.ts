@@ -161,6 +161,15 @@ const placedOrderEventsSql = (events: PlacedOrderEvents) => Prisma.sql`
  *    statement's snapshot.
  * 3. `verdict` judges every line on those locked rows. Nobody else can change them before this
  *    statement commits, so the judgement holds for the writes that follow.
+ *    `taken` therefore sets each stock to the locked row's stock less the quantity, never to
+ *    `p.stock - quantity`: its UPDATE finds the row as the statement's snapshot has it, and
+ *    PostgreSQL checks a new row's CHECK constraints on what SET makes of that version before it
+ *    notices the row changed since and recomputes from the latest one (EvalPlanQual). When stock
+ *    came back after the snapshot (a cancellation or an adjustment committed while this statement
+ *    waited for the lock), `p.stock - quantity` would be computed from the old, lower stock and
+ *    fail products_stock_nonnegative (a 500) for an order the locked stock fills. (A condition
+ *    on `p.stock` in its WHERE would be judged on that old version first too, and skip the row.)
+ *    The locked value is the latest version's, and stays so until this statement commits.
  * 4. Only when it accepts: `numbered` draws the order's id, and (with a key) `claim` stores the
  *    answer on the key: INSERT … ON CONFLICT (answerSql). Every other write (`taken`, `placed`,
  *    `items`, `history`, `movements`) is gated on `claim` having returned a row (without a key, on `numbered`):
@@ -267,8 +276,9 @@ export async function placeOrderIfAccepted(
        WHERE v.accepted
     )${keyed.claim}, taken AS (
       UPDATE products p
-         SET stock = p.stock - w.quantity, updated_at = ${now}
+         SET stock = l.stock - w.quantity, updated_at = ${now}
         FROM wanted w
+        JOIN locked l ON l.id = w.product_id
        WHERE p.id = w.product_id AND ${keyed.gate}
       RETURNING p.id, p.name, p.price, w.quantity, p.stock
     ), placed AS (
