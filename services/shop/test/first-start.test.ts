@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
 import { ConfigError } from '@dogshop/service-kit';
 import { readConfig } from '../src/config.js';
 import { prepareFirstStart } from '../src/first-start.js';
@@ -75,7 +75,15 @@ describe('first start', () => {
 });
 
 describe('configuration', () => {
-  const dataDir = () => mkdtempSync(path.join(os.tmpdir(), 'shop-config-'));
+  const made: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'shop-config-'));
+    made.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('applies defaults and keeps a generated development secret across reads', () => {
     const dir = dataDir();
