@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ShopConfig } from '../config.js';
 import { onEventsCommitted } from '../modules/events/service.js';
-import { DeliveryWorker } from '../modules/webhooks/delivery.js';
 import {
   countDisabledWebhooks,
   oldestUndeliveredAgeSeconds,
@@ -16,6 +15,9 @@ import {
 export const webhookDelivery: ServicePlugin<ShopConfig> = fp(
   async (app: FastifyInstance, { config }: { config: ShopConfig }) => {
     if (!config.webhooks.deliver) return;
+    // Loaded only by a replica that delivers: its HTTP client (undici) takes a third of a
+    // second to load, and test apps and replicas without the worker never send.
+    const { DeliveryWorker } = await import('../modules/webhooks/delivery.js');
     const attempts = app.metrics.counter(
       'webhook_delivery_attempts_total',
       'Webhook delivery attempts by outcome (delivered: a 2xx; failed: anything else).',
