@@ -5,17 +5,17 @@
 // and whose forced write is refused; a name that looks like HTML; a phone's width; map tiles from
 // a tile server on loopback. Every page checks on closing that no request left the app's origin,
 // the CSP blocked nothing and no script failed (browser.ts).
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Handler } from '@dogshop/contracts/handler-directory';
-import type { Browser, Download, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ADMIN, createTestApp, VIEWER } from '../support/app.js';
 import { createHandler } from '../support/handlers.js';
 import { loadWorkbook } from '../support/xlsx.js';
 import {
+  downloadedBytes,
   focusRing,
   launchChromium,
   lowContrastTexts,
@@ -394,7 +394,7 @@ describe('writing as an admin', () => {
           page.waitForEvent('download'),
           page.getByRole('button', { name: button }).click(),
         ]);
-        return { name: file.suggestedFilename(), body: await readDownload(file) };
+        return { name: file.suggestedFilename(), body: await downloadedBytes(file) };
       };
 
       const csv = await download('CSV');
@@ -426,10 +426,6 @@ describe('writing as an admin', () => {
     });
   });
 });
-
-async function readDownload(download: Download): Promise<Buffer> {
-  return readFile(await download.path());
-}
 
 describe('reading as a viewer', () => {
   it('shows no write control, and a write forced from the console is refused (403) and changes nothing', async () => {

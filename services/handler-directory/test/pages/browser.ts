@@ -15,10 +15,12 @@ import {
 } from '@dogshop/web-kit/testing';
 import type { Browser, Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { BROWSER_LANGUAGE } from './shared-browser.js';
 
 export {
   browserValidationText,
   DESKTOP_VIEWPORT,
+  downloadedBytes,
   focusRing,
   lowContrastTexts,
   namelessButtons,
@@ -28,14 +30,9 @@ export {
   type PageSession,
 } from '@dogshop/web-kit/testing';
 
-/**
- * Debian's Chromium with its own UI in German, as a German user's: date fields read tt.mm.jjjj,
- * their pickers and the browser's validation texts are German (the context's locale sets the
- * page's language, not the browser's). Shown when Chromium's German resources are installed
- * (Debian: chromium-l10n, which `pnpm screenshots` installs); else English.
- */
+/** Debian's Chromium with its own UI in German: the run's shared one (shared-browser.ts). */
 export const launchChromium = (): Promise<Browser> =>
-  launchKitChromium({ language: { code: 'de', locale: 'de-DE' } });
+  launchKitChromium({ language: BROWSER_LANGUAGE });
 
 export interface ServedApp extends TestApp {
   /** `http://127.0.0.1:<port>` */

@@ -4,13 +4,13 @@
 // product and its deactivation as the storefront sees them, the import's preview and apply, a
 // product name holding HTML shown as text, a viewer without write controls (and a write forced
 // from the console refused), and the list at 360 px in the dark scheme.
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { seedCatalogue } from '../support/catalogue.js';
 import { STAFF_PASSWORD, type SignedInStaffMember } from '../support/staff.js';
 import {
   closeBrowserTest,
+  downloadedBytes,
   openBrowserTest,
   saveScreenshot,
   type ServedApp,
@@ -210,7 +210,7 @@ describe('the products list', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^products-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = (await readFile(await download.path()))
+    const lines = (await downloadedBytes(download))
       .toString('utf8')
       .replace(/^\uFEFF/, '')
       .split('\r\n')

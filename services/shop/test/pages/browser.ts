@@ -18,9 +18,11 @@ import type { ShopConfig } from '../../src/config.js';
 import type { StaffRole } from '../../src/modules/access/policy.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { staffMember, STAFF_PASSWORD, type SignedInStaffMember } from '../support/staff.js';
+import { BROWSER_LANGUAGE } from './shared-browser.js';
 
 export {
   DESKTOP_VIEWPORT,
+  downloadedBytes,
   focusRing,
   lowContrastTexts,
   namelessButtons,
@@ -37,9 +39,9 @@ export const APP = '/app/';
 /** The longest wait for one thing on a page (generous: other tests run beside these). */
 export const WAIT_MS = 15_000;
 
-/** Debian's Chromium in English. */
+/** Debian's Chromium in English: the run's shared one (shared-browser.ts). */
 export const launchChromium = (): Promise<Browser> =>
-  launchKitChromium({ language: { code: 'en', locale: 'en-GB' } });
+  launchKitChromium({ language: BROWSER_LANGUAGE });
 
 export interface ServedApp extends TestApp {
   /** `http://127.0.0.1:<port>` */

@@ -2,6 +2,9 @@
 import { tsImport } from 'tsx/esm/api';
 
 export default async function globalSetup() {
-  const { setup } = await tsImport('./pg-server.ts', import.meta.url);
-  await setup();
+  const [database, browser] = await Promise.all([
+    tsImport('./pg-server.ts', import.meta.url),
+    tsImport('../pages/shared-browser.ts', import.meta.url),
+  ]);
+  await Promise.all([database.setup(), browser.setup()]);
 }
