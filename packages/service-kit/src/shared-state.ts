@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { withoutCredentials } from './startup.js';
 
 /** The two log levels openSharedState uses; a Fastify or pino logger fits. */
@@ -168,6 +168,8 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
       close: async () => memory.close(),
     };
   }
+  // Loaded only with REDIS_URL: the client takes a quarter of a second to load.
+  const { Redis } = await import('ioredis');
   const connectTimeout = options.connectTimeoutMs ?? 2_000;
   const where = withoutCredentials(options.url);
   const redis = new Redis(options.url, {

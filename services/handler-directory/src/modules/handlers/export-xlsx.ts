@@ -6,10 +6,10 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Handler } from '@dogshop/contracts/handler-directory';
-import ExcelJS from 'exceljs';
 import type { DirectoryDb } from '../../db/connection.js';
 import type { Filter } from './repository.js';
 import { handlerViews } from './export-json.js';
+import { loadExcelJS, type ExcelJS } from './exceljs.js';
 import { EXPORT_COLUMNS, type CellKind, type CellValue } from './fields.js';
 
 /** Excel opens at most 1,048,576 rows a sheet, the header included; more handlers go on to a next sheet. */
@@ -128,6 +128,7 @@ async function writeWorkbook(
   output: PassThrough,
   rowsPerSheet: number,
 ) {
+  const ExcelJS = await loadExcelJS();
   // Inline strings: a shared-string table would hold every distinct text until the end.
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: output,

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { IMPORT_MAX_ROWS } from '@dogshop/contracts/handler-directory';
 import { HttpError, badRequest, readCsvRecords } from '@dogshop/service-kit';
-import ExcelJS from 'exceljs';
 import { IMPORT_MESSAGES } from '../../messages.js';
+import { loadExcelJS, type ExcelJS } from './exceljs.js';
 
 export type ImportFormat = 'csv' | 'xlsx';
 
@@ -91,8 +91,7 @@ const decodeXstring = (text: string) =>
 type RichText = { richText: Array<{ text: string }> };
 const richText = (value: RichText) => value.richText.map((run) => run.text).join('');
 
-function xlsxCell(cell: ExcelJS.Cell): Cell {
-  const { ValueType } = ExcelJS;
+function xlsxCell(ValueType: typeof ExcelJS.ValueType, cell: ExcelJS.Cell): Cell {
   const value = cell.value;
   switch (cell.type) {
     case ValueType.Number:
@@ -139,8 +138,8 @@ async function dropTemporaryFile(sheet: SheetReader | undefined): Promise<void> 
   await rm(file.path, { force: true });
 }
 
-const rowCells = (row: ExcelJS.Row): Cell[] =>
-  Array.from({ length: row.cellCount }, (_, i) => xlsxCell(row.getCell(i + 1)));
+const rowCells = (ValueType: typeof ExcelJS.ValueType, row: ExcelJS.Row): Cell[] =>
+  Array.from({ length: row.cellCount }, (_, i) => xlsxCell(ValueType, row.getCell(i + 1)));
 
 /**
  * The sheet named like the export's (else the workbook's first), read row by row with ExcelJS's
@@ -151,6 +150,8 @@ const rowCells = (row: ExcelJS.Row): Cell[] =>
  * ExcelJS first; the XML is parsed from there, still row by row.)
  */
 async function readXlsx(bytes: Buffer): Promise<ImportTable> {
+  const ExcelJS = await loadExcelJS();
+  const cells = (row: ExcelJS.Row) => rowCells(ExcelJS.ValueType, row);
   const input = Readable.from([bytes]);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
@@ -168,12 +169,12 @@ async function readXlsx(bytes: Buffer): Promise<ImportTable> {
       current = sheet;
       if (CONTINUATION_SHEET.test(sheet.name)) {
         let rows = 0;
-        for await (const row of sheet) if (!isBlank(rowCells(row)) && ++rows > 1) throw tooLarge();
+        for await (const row of sheet) if (!isBlank(cells(row)) && ++rows > 1) throw tooLarge();
         continue;
       }
       if (read || !isImportSheet(reader, sheet.name)) continue;
       read = true;
-      for await (const row of sheet) builder.add(row.number, rowCells(row));
+      for await (const row of sheet) builder.add(row.number, cells(row));
     }
   } catch (error) {
     if (error instanceof HttpError) throw error;
