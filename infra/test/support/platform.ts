@@ -83,8 +83,16 @@ interface ReplicaOptions {
   name?: string;
 }
 
+/**
+ * No shedding on the event loop's delay: these replicas share two cores with the rest of the test
+ * run, where a starved process lags over its 1 s limit and would answer 503 to what a test checks
+ * (service-kit's tests cover the shedding).
+ */
+const NO_LOOP_SHEDDING = { PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };
+
 function shopEnv(opts: ReplicaOptions & { databaseUrl: string }, port?: number) {
   return cleanEnv({
+    ...NO_LOOP_SHEDDING,
     NODE_ENV: 'production',
     SEED_DEMO: 'true', // the tests use the demo catalogue
     HOST: '127.0.0.1',
@@ -135,6 +143,7 @@ export async function startHandlerDirectory(
     ...withThisNode(dockerfileCommands('handler-directory').cmd),
     cwd: serviceDir('handler-directory'),
     env: cleanEnv({
+      ...NO_LOOP_SHEDDING,
       NODE_ENV: 'production',
       SEED_DEMO: 'true', // the tests use the demo directory
       HOST: '127.0.0.1',
