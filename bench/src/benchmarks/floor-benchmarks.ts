@@ -5,8 +5,8 @@
 // same bytes, so the ratio compares equal work.
 import os from 'node:os';
 import type { Context, Options } from '../context.js';
-import { cpuRow, withCpu, type CpuUse } from '../infra/cpu.js';
-import { runLoad, type HttpRequestSpec, type LoadResult } from '../infra/load.js';
+import { cpuRow, withCpu } from '../infra/cpu.js';
+import { failedRuns, runLoad, type HttpRequestSpec, type LoadResult } from '../infra/load.js';
 import { startCatalogueFloor, type RunningService } from '../infra/services.js';
 import { meets, type Comparison } from '../results.js';
 import { figure, interleave, ratioFigure } from '../stats.js';
@@ -93,15 +93,7 @@ async function measureFigure(
     ctx.log,
   );
   const loadAfter = os.loadavg()[0]!;
-  type Run = LoadResult & { cpu: CpuUse };
-  const failures = (['shop', 'floor'] as const).flatMap((side) =>
-    (runs[side] as Run[])
-      .filter((r) => r.non2xx + r.errors + r.timeouts > 0)
-      .map(
-        (r) =>
-          `${side}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`,
-      ),
-  );
+  const failures = failedRuns(runs);
   const ratio = ratioFigure(
     runs.shop.map((r) => r.rps),
     runs.floor.map((r) => r.rps),

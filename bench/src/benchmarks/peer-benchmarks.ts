@@ -6,8 +6,8 @@
 // The peer's query strings are built in ../peer/queries.ts.
 import type { Context } from '../context.js';
 import { Random } from '../datasets/random.js';
-import { cpuRow, withCpu, type CpuUse } from '../infra/cpu.js';
-import { runLoad, type HttpRequestSpec, type LoadResult } from '../infra/load.js';
+import { cpuRow, withCpu } from '../infra/cpu.js';
+import { failedRuns, runLoad, type HttpRequestSpec, type LoadResult } from '../infra/load.js';
 import { captureStatements, type CapturedStatement } from '../infra/query-capture.js';
 import type { RunningService } from '../infra/services.js';
 import {
@@ -212,15 +212,7 @@ async function measureFigure(
     { shop: load(shop, shopRequests), peer: load(peer, peerRequests) },
     ctx.log,
   );
-  type Run = LoadResult & { cpu: CpuUse };
-  const failures = (['shop', 'peer'] as const).flatMap((side) =>
-    (runs[side] as Run[])
-      .filter((r) => r.non2xx + r.errors + r.timeouts > 0)
-      .map(
-        (r) =>
-          `${side}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`,
-      ),
-  );
+  const failures = failedRuns(runs);
   const ratio = ratioFigure(
     runs.shop.map((r) => r.rps),
     runs.peer.map((r) => r.rps),

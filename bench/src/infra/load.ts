@@ -21,6 +21,18 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
 }
 
+/** Each side's runs that got an answer other than 2xx, an error or a time-out, a line each. */
+export function failedRuns(sides: Record<string, readonly LoadResult[]>): string[] {
+  return Object.entries(sides).flatMap(([side, runs]) =>
+    runs
+      .filter((r) => r.non2xx + r.errors + r.timeouts > 0)
+      .map(
+        (r) =>
+          `${side}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`,
+      ),
+  );
+}
+
 export interface LoadOptions {
   url: string;
   /** Requests each connection cycles through, in order (pre-built, so the load costs little). */

@@ -40,7 +40,8 @@ export function useStrictValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { hide?: boolean; querystring?: Record<string, unknown> };
     if (!schema || schema.hide) return;
-    route.schema = { ...route.schema, querystring: closedQuery(schema.querystring) };
+    const querystring = closedQuery(schema.querystring);
+    if (querystring !== schema.querystring) route.schema = { ...route.schema, querystring };
   });
   const { coercing, strict } = validators();
   app.removeContentTypeParser('text/plain');

@@ -21,7 +21,8 @@ export function sqlReads(pool: pg.Pool): SqlReads {
     async rows<T>(query: Prisma.Sql): Promise<T[]> {
       const text = query.text;
       const result = await pool.query({
-        // The name Prisma's adapter gives the same text (it names what it sends: `$1` placeholders).
+        // The name Prisma's adapter gives the same text (it names what it sends: `$1` placeholders);
+        // '' is a statement planned per call, which pg sends unnamed only when `name` is absent.
         name: preparedStatementName({ sql: text }) || undefined,
         text,
         values: query.values.map(parameter),
