@@ -13,6 +13,7 @@ import {
   chromium,
   type Browser,
   type BrowserContext,
+  type BrowserServer,
   type Download,
   type Page,
   type Response,
@@ -72,23 +73,36 @@ function launchOptions(language?: BrowserLanguage) {
 const endpointVariable = (language?: BrowserLanguage) =>
   `DOGSHOP_CHROMIUM_${(language?.locale ?? 'default').replace(/\W/g, '_').toUpperCase()}`;
 
+// The shared browsers by their variable, on globalThis: a Jest global setup and teardown may each
+// load this module afresh.
+const sharedBrowsers = ((
+  globalThis as { __dogshopChromium?: Map<string, BrowserServer> }
+).__dogshopChromium ??= new Map<string, BrowserServer>());
+
 /**
- * Starts one Chromium for a whole test run (from a Jest global setup, whose environment the
- * workers inherit): launchChromium then connects to it instead of starting its own, so each test
- * file opens fresh contexts in a running browser, as Playwright's own runner does, instead of
- * paying a browser's start (about a second of CPU, sixty times a run). Resolves its `close`.
+ * One Chromium for a whole test run, as a Jest global setup and teardown (the workers inherit the
+ * setup's environment): launchChromium then connects to it instead of starting its own, so each
+ * test file opens fresh contexts in a running browser, as Playwright's own runner does, instead
+ * of paying a browser's start (about a second of CPU, sixty times a run).
  */
-export async function startSharedChromium(
-  language?: BrowserLanguage,
-): Promise<{ close: () => Promise<void> }> {
-  const server = await chromium.launchServer(launchOptions(language));
-  process.env[endpointVariable(language)] = server.wsEndpoint();
-  return { close: () => server.close() };
+export function sharedChromium(language?: BrowserLanguage) {
+  const variable = endpointVariable(language);
+  return {
+    async setup(): Promise<void> {
+      const server = await chromium.launchServer(launchOptions(language));
+      sharedBrowsers.set(variable, server);
+      process.env[variable] = server.wsEndpoint();
+    },
+    async teardown(): Promise<void> {
+      await sharedBrowsers.get(variable)?.close();
+      sharedBrowsers.delete(variable);
+    },
+  };
 }
 
 /**
  * Debian's Chromium, headless: the run's shared one when a global setup started it
- * (startSharedChromium), else a browser of its own. `language`: the browser's own UI (date
+ * (sharedChromium), else a browser of its own. `language`: the browser's own UI (date
  * pickers, validation texts), shown when the package's locale resources are installed
  * (chromium-l10n), e.g. `de` and `de-DE`. `close()` closes the contexts this test file opened
  * and, for a browser of its own, the browser.

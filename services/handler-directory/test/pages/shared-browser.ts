@@ -1,6 +1,6 @@
 // The run's one Chromium for the page tests, started and stopped by the Jest global setup and
-// teardown (web-kit's startSharedChromium); browser.ts's launchChromium connects to it.
-import { startSharedChromium, type BrowserLanguage } from '@dogshop/web-kit/testing';
+// teardown; browser.ts's launchChromium connects to it.
+import { sharedChromium, type BrowserLanguage } from '@dogshop/web-kit/testing';
 
 /**
  * The browser's own UI in German, as a German user's: date fields read tt.mm.jjjj, their pickers
@@ -10,12 +10,4 @@ import { startSharedChromium, type BrowserLanguage } from '@dogshop/web-kit/test
  */
 export const BROWSER_LANGUAGE: BrowserLanguage = { code: 'de', locale: 'de-DE' };
 
-type Shared = { __directoryChromium?: { close: () => Promise<void> } };
-
-export async function setup(): Promise<void> {
-  (globalThis as Shared).__directoryChromium = await startSharedChromium(BROWSER_LANGUAGE);
-}
-
-export async function teardown(): Promise<void> {
-  await (globalThis as Shared).__directoryChromium?.close();
-}
+export const { setup, teardown } = sharedChromium(BROWSER_LANGUAGE);
