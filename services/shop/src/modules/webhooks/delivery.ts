@@ -10,6 +10,7 @@ import {
   type AttemptResult,
   type ClaimedDelivery,
   type Recorded,
+  type SqlRows,
 } from './repository.js';
 import { Sender } from './sender.js';
 import { disableFailingWebhook } from './service.js';
@@ -72,8 +73,13 @@ export class DeliveryWorker {
   private readonly turns = new Loop(() => this.turn());
   private lastRetention = 0;
 
+  /**
+   * `db` for the numbering and the rarer writes; `statements` (`pg` on the same pool) for the
+   * turn's statement, which runs once or more per few deliveries (repository.ts: SqlRows).
+   */
   constructor(
     private readonly db: Db,
+    private readonly statements: SqlRows,
     private readonly config: WebhookConfig,
     private readonly log: Logger,
     private readonly observer: DeliveryObserver = { attempted: () => {}, disabled: () => {} },
@@ -136,7 +142,7 @@ export class DeliveryWorker {
     if (records.length > 0 || claim || released.length > 0) {
       try {
         const result = await recordAndClaim(
-          this.db,
+          this.statements,
           records.map((r) => r.record),
           claim,
           released,
