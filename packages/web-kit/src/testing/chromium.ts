@@ -88,12 +88,12 @@ const sharedBrowsers = ((
 export function sharedChromium(language?: BrowserLanguage) {
   const variable = endpointVariable(language);
   return {
-    async setup(): Promise<void> {
+    setup: async (): Promise<void> => {
       const server = await chromium.launchServer(launchOptions(language));
       sharedBrowsers.set(variable, server);
       process.env[variable] = server.wsEndpoint();
     },
-    async teardown(): Promise<void> {
+    teardown: async (): Promise<void> => {
       await sharedBrowsers.get(variable)?.close();
       sharedBrowsers.delete(variable);
     },

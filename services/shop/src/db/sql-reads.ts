@@ -3,15 +3,17 @@ import { Prisma } from '../generated/prisma/client.js';
 import { preparedStatementName } from './prepared-statements.js';
 
 /**
- * How the hot catalogue reads (the product list, detail and reviews page) reach PostgreSQL: one
- * statement a call, written in its repository with Prisma's `sql` tag, sent by `pg` on the pool
- * that Prisma's adapter uses too (one pool, one set of counts), named as Prisma would name it
- * (db/prepared-statements.ts). Prisma's `$queryRaw` sends the same text and parameters but costs
- * about as much CPU again as the rest of the request (the query compiler, its result conversion
- * and promise chain, per call); Prisma stays the tool for the schema, migrations and writes.
+ * How the hot catalogue reads (the product list, detail and reviews page) and the webhook
+ * worker's turn (one statement that records and claims, committing on its own) reach PostgreSQL:
+ * one statement a call, outside any transaction, written in its repository with Prisma's `sql`
+ * tag, sent by `pg` on the pool that Prisma's adapter uses too (one pool, one set of counts),
+ * named as Prisma would name it (db/prepared-statements.ts). Prisma's `$queryRaw` sends the same
+ * text and parameters but costs about as much CPU again as the rest of the request (the query
+ * compiler, its result conversion and promise chain, per call); Prisma stays the tool for the
+ * schema, migrations and the other writes.
  */
 export interface SqlReads {
-  /** The rows of one read-only statement: columns as `pg` parses them (int8 as text). */
+  /** The rows of one statement: columns as `pg` parses them (int8 as text). */
   rows<T>(query: Prisma.Sql): Promise<T[]>;
 }
 

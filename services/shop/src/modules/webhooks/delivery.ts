@@ -1,5 +1,6 @@
 import type { WebhookConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { SqlReads } from '../../db/sql-reads.js';
 import { deleteExpiredEvents, sequenceCommittedEvents } from '../events/service.js';
 import { foldOrderStatusCounts } from '../order-admin/service.js';
 import { NumberingPace, retryDelayMs, SEQUENCE_AGAIN_MS } from './backoff.js';
@@ -10,7 +11,6 @@ import {
   type AttemptResult,
   type ClaimedDelivery,
   type Recorded,
-  type SqlRows,
 } from './repository.js';
 import { Sender } from './sender.js';
 import { disableFailingWebhook } from './service.js';
@@ -75,11 +75,11 @@ export class DeliveryWorker {
 
   /**
    * `db` for the numbering and the rarer writes; `statements` (`pg` on the same pool) for the
-   * turn's statement, which runs once or more per few deliveries (repository.ts: SqlRows).
+   * turn's statement, which runs once or more per few deliveries (db/sql-reads.ts).
    */
   constructor(
     private readonly db: Db,
-    private readonly statements: SqlRows,
+    private readonly statements: SqlReads,
     private readonly config: WebhookConfig,
     private readonly log: Logger,
     private readonly observer: DeliveryObserver = { attempted: () => {}, disabled: () => {} },

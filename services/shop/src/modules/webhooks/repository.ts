@@ -1,6 +1,7 @@
 import type { DeliveryOutcome } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
+import type { SqlReads } from '../../db/sql-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { envelopeSql } from '../events/repository.js';
 
@@ -376,16 +377,12 @@ const releaseSql = (released: ReleasedClaim[]) => Prisma.sql`
     )`;
 
 /**
- * What runs the worker's statement: the app's `pg` pool (`app.reads`, db/sql-reads.ts: the same
- * text and parameters, named as Prisma names them), or Prisma's client. In the worker's drain
- * profile the statement took 0.108 ms of busy time per delivered event through Prisma (its
- * client and adapter half of that) and 0.042 ms through `pg` (bench/README.md, W-cpu).
+ * The worker's statement runs on the app's `pg` pool (`app.reads`, db/sql-reads.ts: the same text
+ * and parameters, named as Prisma names them) or through Prisma's client (tests compare the two).
+ * In the worker's drain profile it took 0.108 ms of busy time per delivered event through Prisma
+ * (its client and adapter half of that) and 0.042 ms through `pg` (bench/README.md, W-cpu).
  */
-export interface SqlRows {
-  rows<T>(query: Prisma.Sql): Promise<T[]>;
-}
-
-const rowsOf = <T>(db: Db | SqlRows, query: Prisma.Sql): Promise<T[]> =>
+const rowsOf = <T>(db: Db | SqlReads, query: Prisma.Sql): Promise<T[]> =>
   '$queryRaw' in db ? db.$queryRaw<T[]>(query) : db.rows<T>(query);
 
 /**
@@ -396,7 +393,7 @@ const rowsOf = <T>(db: Db | SqlRows, query: Prisma.Sql): Promise<T[]> =>
  * were before it). A single statement, so it commits on its own on either runner.
  */
 export async function recordAndClaim(
-  db: Db | SqlRows,
+  db: Db | SqlReads,
   records: AttemptRecord[],
   claim: ClaimRequest | null,
   released: ReleasedClaim[] = [],
@@ -464,7 +461,7 @@ export async function recordAndClaim(
  * re-checked after its lock and, no longer due, dropped, so each attempt is claimed by one
  * worker.
  */
-export async function claimDueDeliveries(db: Db | SqlRows, claim: ClaimRequest): Promise<Claim> {
+export async function claimDueDeliveries(db: Db | SqlReads, claim: ClaimRequest): Promise<Claim> {
   return (await recordAndClaim(db, [], claim)).claim!;
 }
 
@@ -481,7 +478,7 @@ export async function claimDueDeliveries(db: Db | SqlRows, claim: ClaimRequest):
  * if any); a webhook's row is written only when its streak changes. Results in `attempts`' order.
  */
 export async function recordAttempts(
-  db: Db | SqlRows,
+  db: Db | SqlReads,
   attempts: AttemptRecord[],
 ): Promise<Recorded[]> {
   return (await recordAndClaim(db, attempts, null)).recorded;
