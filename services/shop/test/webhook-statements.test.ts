@@ -11,6 +11,7 @@ import {
   type ClaimRequest,
 } from '../src/modules/webhooks/repository.js';
 import { createTestApp, testConfig, type TestApp } from './support/app.js';
+import { subscriptionWithPings } from './support/webhooks.js';
 
 let t: TestApp;
 
@@ -21,21 +22,7 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A subscription with `n` pings queued, due now, in order. */
-async function withPings(n: number): Promise<{ id: number; deliveries: number[] }> {
-  const res = await t.request({
-    method: 'POST',
-    url: '/webhooks',
-    payload: { url: 'https://93.184.215.14/statements', events: ['*'] },
-  });
-  const id = (res.json().data as { id: number }).id;
-  const deliveries: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const ping = await t.request({ method: 'POST', url: `/webhooks/${id}/ping` });
-    deliveries.push((ping.json().data as { id: number }).id);
-  }
-  return { id, deliveries };
-}
+const withPings = (n: number) => subscriptionWithPings(t, 'https://93.184.215.14/statements', n);
 
 /** What the database holds for a claimed delivery, read by Prisma. */
 async function stored(delivery: ClaimedDelivery) {

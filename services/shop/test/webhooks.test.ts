@@ -13,6 +13,7 @@ import {
 import { OpenedSecrets, openSecret } from '../src/modules/webhooks/secrets.js';
 import { isPublicAddress } from '../src/modules/webhooks/targets.js';
 import { createTestApp, testConfig, type TestApp } from './support/app.js';
+import { subscriptionWithPings } from './support/webhooks.js';
 
 let t: TestApp;
 const base = testConfig().webhooks;
@@ -250,17 +251,7 @@ describe('claims (made here as a worker would; no worker runs)', () => {
     delivered: true,
     retryAt: null,
   };
-  /** A subscription with `n` pings queued, due now, in order. */
-  async function withPings(n: number): Promise<{ id: number; deliveries: number[] }> {
-    const res = await post({ url: 'https://93.184.215.14/claims', events: ['*'] });
-    const id = (res.json().data as { id: number }).id;
-    const deliveries: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const ping = await t.request({ method: 'POST', url: `/webhooks/${id}/ping` });
-      deliveries.push((ping.json().data as { id: number }).id);
-    }
-    return { id, deliveries };
-  }
+  const withPings = (n: number) => subscriptionWithPings(t, 'https://93.184.215.14/claims', n);
   const recordAttempt = async (
     db: typeof t.app.db,
     delivery: Pick<ClaimedDelivery, 'id' | 'attempts'>,
