@@ -36,6 +36,18 @@ export interface SoakOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * What a failure is read from: the service's error-level lines (a 500 logs its error there, however
+ * early in the run) and its last output.
+ */
+function failureLog(output: string): string {
+  const errors = output
+    .split('\n')
+    .filter((line) => /"level":(?:50|60)/.test(line))
+    .join('\n');
+  return `error lines:\n${errors.slice(-20_000)}\nlast output:\n${output.slice(-6_000)}`;
+}
+
 export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
   const log = opts.log ?? (() => {});
   log('starting PostgreSQL, the MongoDB stand-in and both services …');
@@ -115,8 +127,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
       unexpected: [],
       invariants: [],
       logs: {
-        shop: platform.shop.process.output().slice(-6_000),
-        'handler-directory': platform.handlerDirectory.process.output().slice(-6_000),
+        shop: failureLog(platform.shop.process.output()),
+        'handler-directory': failureLog(platform.handlerDirectory.process.output()),
         postgres: platform.postgresOutput(),
       },
     };

@@ -21,6 +21,16 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(reset)).toBe(true);
   });
 
+  it('is true for a transaction the driver labels transient (a restarted server lost it)', () => {
+    const lost = new mongo.MongoServerError({
+      message: 'Transaction 3 has been aborted',
+      code: 251,
+    });
+    expect(isDatabaseUnavailable(lost)).toBe(false);
+    lost.addErrorLabel('TransientTransactionError');
+    expect(isDatabaseUnavailable(lost)).toBe(true);
+  });
+
   it('is false for a request’s own failure and for a bug', () => {
     const duplicate = new mongo.MongoServerError({ message: 'E11000 duplicate key', code: 11000 });
     expect(isDatabaseUnavailable(duplicate)).toBe(false);

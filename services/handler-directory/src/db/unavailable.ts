@@ -18,6 +18,11 @@ const UNAVAILABLE_ERRORS = new Set([
  */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
 
+function hasLabel(error: Error, label: string): boolean {
+  const labelled = error as Error & { hasErrorLabel?: (label: string) => boolean };
+  return typeof labelled.hasErrorLabel === 'function' && labelled.hasErrorLabel(label);
+}
+
 /**
  * True when a failure means the database is unreachable right now rather than that the request or
  * the code is wrong: the API answers 503, and the driver reconnects by itself once it is back.
@@ -31,6 +36,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     }
     // The driver passes some socket errors on as Node raised them (EPIPE on a closed connection).
     if (isSocketError(e)) return true;
+    // A transaction the outage broke (its server restarted, its connection closed): the driver
+    // labels such errors transient, as retrying the whole transaction later is what fixes them.
+    if (hasLabel(e, 'TransientTransactionError')) return true;
   }
   return false;
 }
