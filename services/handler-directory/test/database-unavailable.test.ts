@@ -6,7 +6,7 @@ import { mongo } from 'mongoose';
 import { buildApp } from '../src/app.js';
 import { isDatabaseUnavailable } from '../src/db/unavailable.js';
 import { MESSAGES } from '../src/messages.js';
-import { testConfig } from './support/app.js';
+import { createTestApp, testConfig } from './support/app.js';
 
 /** The error Node raises on a write to a socket whose peer has closed it, as the driver passes it on. */
 const socketEnded = () =>
@@ -19,6 +19,15 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('query failed', { cause: socketEnded() }))).toBe(true);
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     expect(isDatabaseUnavailable(reset)).toBe(true);
+  });
+
+  it('is true for a write the driver wraps around a closed connection (insertMany, bulkWrite)', () => {
+    // The driver keeps the network error as the bulk error's `errorResponse`, not as its cause.
+    const closed = new mongo.MongoNetworkError('connection 6 to 127.0.0.1:27017 closed');
+    const result = {} as ConstructorParameters<typeof mongo.MongoBulkWriteError>[1];
+    expect(isDatabaseUnavailable(new mongo.MongoBulkWriteError(closed, result))).toBe(true);
+    const duplicate = { message: 'E11000 duplicate key', code: 11000, writeErrors: [] };
+    expect(isDatabaseUnavailable(new mongo.MongoBulkWriteError(duplicate, result))).toBe(false);
   });
 
   it('is true for a transaction the driver labels transient (a restarted server lost it)', () => {
@@ -65,6 +74,38 @@ describe('MongoDB down', () => {
       }
     } finally {
       await app.close();
+    }
+  });
+
+  it('answers 503, never 500, to creations in flight when the server goes away', async () => {
+    const server = await startMongoWireServer({ log: () => {} });
+    const t = await createTestApp({ mongodbUri: server.uri, mongodbDbName: 'in-flight' });
+    const statuses = new Map<number, number>();
+    let sending = true;
+    let n = 0;
+    const sender = async () => {
+      while (sending) {
+        const i = n++;
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/users',
+          as: t.admin,
+          payload: { name: `In flight ${i}`, phone: `+49 30 ${i}` },
+        });
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+      }
+    };
+    try {
+      const senders = Array.from({ length: 8 }, sender);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await server.close();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      sending = false;
+      await Promise.all(senders);
+      // Before the fix a third of the writes cut off mid-flight answered 500 (MongoBulkWriteError).
+      expect([...statuses.keys()].sort()).toEqual([201, 503]);
+    } finally {
+      await t.app.close();
     }
   });
 });

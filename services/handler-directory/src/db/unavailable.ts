@@ -24,11 +24,20 @@ function hasLabel(error: Error, label: string): boolean {
 }
 
 /**
+ * The error beneath `error`: its cause, or, for the driver's write errors (insertMany and bulkWrite
+ * throw a MongoBulkWriteError), the error it wraps, which the driver keeps as `errorResponse`.
+ */
+function underlying(error: Error): unknown {
+  const wrapped = (error as { errorResponse?: unknown }).errorResponse;
+  return error.cause ?? (wrapped instanceof Error ? wrapped : undefined);
+}
+
+/**
  * True when a failure means the database is unreachable right now rather than that the request or
  * the code is wrong: the API answers 503, and the driver reconnects by itself once it is back.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = underlying(e), depth += 1) {
     if (UNAVAILABLE_ERRORS.has(e.name)) return true;
     const code = (e as { code?: unknown }).code;
     if (e.name.startsWith('Mongo') && typeof code === 'number' && UNAVAILABLE_CODES.has(code)) {
