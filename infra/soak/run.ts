@@ -28,7 +28,7 @@ if (durationS < 10) {
 }
 const durationMs = durationS * 1000;
 const downMs = Math.min(5_000, durationMs / 10);
-// The directory's MongoDB driver waits up to 5 s for a server before it gives up: a longer
+// The directory's MongoDB driver waits up to 1 s for a server before it gives up: a longer
 // outage shows both the waiting and the 503s.
 const mongoDownMs = Math.min(8_000, durationMs / 8);
 
