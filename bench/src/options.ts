@@ -38,8 +38,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     return parsed;
   };
   // The smoke run (a few hundred requests, well under a minute) proves the harness end to end:
-  // databases, data sets, services, capture, pgbench, load, report.
-  if (smoke && only === null) only = new Set(['B1', 'B2', 'B6', 'B7', 'W1']);
+  // databases, data sets, services, capture, pgbench, load, report. One route of B2 (B2b runs
+  // the same code on another URL) at one connection count (run.ts).
+  if (smoke && only === null) only = new Set(['B1', 'B2a', 'B6', 'B7', 'W1']);
   const products = number('BENCH_PRODUCTS', smoke ? 300 : 10_000);
   const defaultScales = smoke ? '' : '1000,100000,1000000';
   return {

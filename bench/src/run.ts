@@ -176,7 +176,7 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
         await guard(errors, `${bench.id} (${products} products)`, async () => {
           log(`${bench.id} ${bench.label} (${products} products)`);
           const measured = await measureRoute(ctx, shop, databaseUrl, database, bench, {
-            connections: inMain ? DB_CONNECTIONS : [DB_CONNECTIONS[0]!],
+            connections: inMain && !options.smoke ? DB_CONNECTIONS : [DB_CONNECTIONS[0]!],
             // At a million products a request can take seconds: the whole duration, so that
             // enough of them complete within a run.
             seconds:

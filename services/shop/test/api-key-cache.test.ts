@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/modules/api-keys/service.js';
 import { createTestApp, type TestApp } from './support/app.js';
-import { runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli.js';
 
 const CHILD_TIMEOUT = 60_000;
 /** Far longer than any test waits: a key refused in time was refused because it was told. */
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const cli = (env: Record<string, string>, ...args: string[]) =>
-  runCli(a.config.databaseUrl, args, env);
+  runCliInProcess(a.config.databaseUrl, args, env);
 
 const withKey = (app: FastifyInstance, key: string) =>
   app.inject({ method: 'GET', url: '/categories', headers: { 'x-api-key': key } });

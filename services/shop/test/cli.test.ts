@@ -1,11 +1,12 @@
-// The operator commands, run as real child processes against their own test database. Each
-// process costs a couple of seconds (TypeScript loading, migration check), so there are few.
+// The operator commands against their own test database: in this process (runCli, as the entry
+// point runs it), and through the built entry point as a real child process for its exit codes
+// and streams (a process costs about two seconds of CPU, its loading mostly).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { demoCatalogue } from '../src/modules/catalogue-import/demo-catalogue.js';
 import { testConfig } from './support/app.js';
-import { runCli } from './support/cli.js';
+import { runCliInProcess, runCliProcess } from './support/cli.js';
 import { createTestDatabase } from './support/database.js';
 
 const CHILD_TIMEOUT = 60_000;
@@ -32,7 +33,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-const cli = (...args: string[]) => runCli(database.url, args);
+const cli = (...args: string[]) => runCliInProcess(database.url, args);
 
 const listProducts = (key: string) =>
   app.inject({ method: 'GET', url: '/products', headers: { 'x-api-key': key } });
@@ -184,14 +185,34 @@ describe('catalogue commands', () => {
   );
 });
 
-it(
-  'exits 2 with the usage for an unknown command',
-  async () => {
-    const result = await cli('catalogue:export');
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('unknown command: catalogue:export');
-    expect(result.stderr).toContain('usage: shop <command>');
-    expect(result.stdout).toBe('');
-  },
-  CHILD_TIMEOUT,
-);
+it('refuses a wrong configuration with the variable named, before touching the database', async () => {
+  await expect(runCliInProcess(database.url, ['api-key:list'], { PORT: 'eighty' })).rejects.toThrow(
+    /PORT/,
+  );
+});
+
+describe('the entry point, as its own process', () => {
+  it(
+    'prints a command’s answer on stdout and exits 0, e.g. api-key:create’s key',
+    async () => {
+      const created = await runCliProcess(database.url, ['api-key:create', 'from a shell']);
+      expect(created).toMatchObject({ code: 0, stderr: '' });
+      const key = created.stdout.trim().split('\n').at(-1) ?? '';
+      expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+      expect((await listProducts(key)).statusCode).toBe(200);
+    },
+    CHILD_TIMEOUT,
+  );
+
+  it(
+    'exits 2 with the usage on stderr for an unknown command',
+    async () => {
+      const result = await runCliProcess(database.url, ['catalogue:export']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('unknown command: catalogue:export');
+      expect(result.stderr).toContain('usage: shop <command>');
+      expect(result.stdout).toBe('');
+    },
+    CHILD_TIMEOUT,
+  );
+});

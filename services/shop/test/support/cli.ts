@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { runCli } from '../../src/cli/commands.js';
 import { PACKAGE_ROOT } from '../../src/config.js';
 
 export interface CliResult {
@@ -44,11 +45,37 @@ function cliCommand(): string[] {
     : ['--conditions=@dogshop/source', '--import', 'tsx', 'src/cli/index.ts'];
 }
 
+/** The environment a command runs with against `databaseUrl`, `env` on top (e.g. REDIS_URL). */
+const cliEnv = (databaseUrl: string, env: Record<string, string>) => ({
+  DATABASE_URL: databaseUrl,
+  JWT_SECRET: 'j'.repeat(32),
+  ...env,
+});
+
+/**
+ * Runs the shop's operator commands in this process (`runCli` of src/cli/commands.ts, as the
+ * entry point runs it) and collects what they print, a line each as `console.log` would.
+ */
+export async function runCliInProcess(
+  databaseUrl: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(
+    args,
+    { NODE_ENV: 'test', ...cliEnv(databaseUrl, env) },
+    { out: (line) => (stdout += `${line}\n`), err: (line) => (stderr += `${line}\n`) },
+  );
+  return { code, stdout, stderr };
+}
+
 /**
  * Runs the shop's operator CLI as its own process against `databaseUrl`, with `env` on top (e.g.
  * REDIS_URL), and collects what it prints.
  */
-export function runCli(
+export function runCliProcess(
   databaseUrl: string,
   args: string[],
   env: Record<string, string> = {},
@@ -64,7 +91,7 @@ export function runCli(
       ],
       {
         cwd: PACKAGE_ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrl, JWT_SECRET: 'j'.repeat(32), ...env },
+        env: { ...process.env, ...cliEnv(databaseUrl, env) },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
