@@ -2,9 +2,10 @@
 // soon.
 import { describe, expect, it } from '@jest/globals';
 import { startMongoWireServer } from '@dogshop/mongo-wire-server';
-import { mongo } from 'mongoose';
+import mongoose, { mongo } from 'mongoose';
 import { buildApp } from '../src/app.js';
 import { isDatabaseUnavailable } from '../src/db/unavailable.js';
+import { createHandler } from '../src/modules/handlers/service.js';
 import { MESSAGES } from '../src/messages.js';
 import { createTestApp, testConfig } from './support/app.js';
 
@@ -81,6 +82,7 @@ describe('MongoDB down', () => {
     const server = await startMongoWireServer({ log: () => {} });
     const t = await createTestApp({ mongodbUri: server.uri, mongodbDbName: 'in-flight' });
     const statuses = new Map<number, number>();
+    const seen = (status: number) => statuses.get(status) ?? 0;
     let sending = true;
     let n = 0;
     const sender = async () => {
@@ -92,18 +94,42 @@ describe('MongoDB down', () => {
           as: t.admin,
           payload: { name: `In flight ${i}`, phone: `+49 30 ${i}` },
         });
-        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        statuses.set(res.statusCode, seen(res.statusCode) + 1);
       }
+    };
+    /** Resolves once `done()` holds (checked every 10 ms), or after 20 s. */
+    const until = async (done: () => boolean) => {
+      const end = Date.now() + 20_000;
+      while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     };
     try {
       const senders = Array.from({ length: 8 }, sender);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Creations succeed and more are in flight when the server goes; then it stays gone until
+      // the senders have seen its 503s.
+      await until(() => seen(201) >= 8);
       await server.close();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(() => seen(503) >= 8);
       sending = false;
       await Promise.all(senders);
-      // Before the fix a third of the writes cut off mid-flight answered 500 (MongoBulkWriteError).
+      // Before the fixes, writes cut off mid-flight answered 500 (MongoBulkWriteError), and so did
+      // writes Mongoose had buffered while it counted the connection lost (after 10 s).
       expect([...statuses.keys()].sort()).toEqual([201, 503]);
+
+      // Once Mongoose counts the connection lost, a write (the route's own service function, past
+      // the route's sign-in check) still goes to the driver and fails as an outage after its 1 s
+      // server selection: Mongoose's buffering held it for 10 s, then failed it as nothing
+      // isDatabaseUnavailable knows (a 500).
+      await until(() => t.app.db.connection.readyState === mongoose.ConnectionStates.disconnected);
+      expect(t.app.db.connection.readyState).toBe(mongoose.ConnectionStates.disconnected);
+      const writer = { db: t.app.db, changed: async () => {}, actor: null };
+      const started = performance.now();
+      const late = await createHandler(writer, { name: 'Late', phone: '+49 30 1' }).catch(
+        (error: unknown) => error,
+      );
+      expect({ unavailable: isDatabaseUnavailable(late), error: String(late) }).toMatchObject({
+        unavailable: true,
+      });
+      expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await t.app.close();
     }

@@ -83,6 +83,10 @@ export async function openDirectoryDb(
     dbName,
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
     maxPoolSize: 10,
+    // Operations go to the driver at once, also while Mongoose counts the connection lost: its
+    // buffering would hold them up to 10 s and then fail in a way no outage check knows (a 500
+    // instead of the 503 after the driver's 1 s). The models are used only after `asPromise()`.
+    bufferCommands: false,
   });
   // The client exists as soon as the connection is created; it connects after this.
   const poolStats = watchPool(connection.getClient());
