@@ -1,9 +1,11 @@
 // The operator commands against their own test database: in this process (runCli, as the entry
 // point runs it), and through the built entry point as a real child process for its exit codes
 // and streams (a process costs about two seconds of CPU, its loading mostly).
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
+import { PACKAGE_ROOT } from '../src/config.js';
 import { demoCatalogue } from '../src/modules/catalogue-import/demo-catalogue.js';
 import { testConfig } from './support/app.js';
 import { runCliInProcess, runCliProcess } from './support/cli.js';
@@ -34,6 +36,8 @@ afterAll(async () => {
 });
 
 const cli = (...args: string[]) => runCliInProcess(database.url, args);
+/** A file of test/fixtures, by its whole path: the commands run in this process, wherever it started. */
+const fixture = (name: string) => path.join(PACKAGE_ROOT, 'test', 'fixtures', name);
 
 const listProducts = (key: string) =>
   app.inject({ method: 'GET', url: '/products', headers: { 'x-api-key': key } });
@@ -133,7 +137,7 @@ describe('catalogue commands', () => {
     'catalogue:import refuses a file with bad entries: exit 1, every bad entry printed, nothing written',
     async () => {
       const before = await counts();
-      const result = await cli('catalogue:import', 'test/fixtures/bad-catalogue.json');
+      const result = await cli('catalogue:import', fixture('bad-catalogue.json'));
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/bad-catalogue\.json: 9 problems, nothing imported/);
       for (const entry of [
@@ -157,7 +161,7 @@ describe('catalogue commands', () => {
   it(
     'catalogue:import imports a good file (exit 0), and seed loads the demo catalogue',
     async () => {
-      const imported = await cli('catalogue:import', 'test/fixtures/catalogue.json');
+      const imported = await cli('catalogue:import', fixture('catalogue.json'));
       expect(imported).toMatchObject({ code: 0, stdout: 'imported 5 categories, 6 products\n' });
       const lead = await app.db.product.findFirstOrThrow({
         where: { name: 'Tracking lead 10 m' },
