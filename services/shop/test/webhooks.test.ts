@@ -13,6 +13,7 @@ import {
 import { OpenedSecrets, openSecret } from '../src/modules/webhooks/secrets.js';
 import { isPublicAddress } from '../src/modules/webhooks/targets.js';
 import { createTestApp, testConfig, type TestApp } from './support/app.js';
+import { HOLDER_MARK, lockWaiters } from './support/locks.js';
 import { subscriptionWithPings } from './support/webhooks.js';
 
 let t: TestApp;
@@ -279,6 +280,56 @@ describe('claims (made here as a worker would; no worker runs)', () => {
     expect(third.deliveries.map((d) => d.id)).toEqual(hook.deliveries.slice(5));
     expect(third.due.get(hook.id)).toBe(1);
     expect((await claim()).due.has(hook.id)).toBe(false);
+    await t.request({ method: 'DELETE', url: `/webhooks/${hook.id}` });
+  });
+
+  // The worker records an attempt in one statement that locks the delivery, then the webhook (its
+  // failing streak); a delete locks the webhook, then its deliveries (the cascade). Held here as
+  // the worker holds them, the two wait for each other and PostgreSQL rolls one back.
+  it.each([
+    ['a delete', (id: number) => ({ method: 'DELETE' as const, url: `/webhooks/${id}` })],
+    [
+      're-enabling',
+      (id: number) => ({
+        method: 'PATCH' as const,
+        url: `/webhooks/${id}`,
+        payload: { enabled: true },
+      }),
+    ],
+  ])('%s caught in a deadlock with the worker is run again, never a 500', async (_, request) => {
+    const hook = await withPings(2);
+    if (request(hook.id).method === 'PATCH') {
+      await t.request({
+        method: 'PATCH',
+        url: `/webhooks/${hook.id}`,
+        payload: { enabled: false },
+      });
+    }
+    const worker = new pg.Client({ connectionString: t.config.databaseUrl });
+    await worker.connect();
+    try {
+      await worker.query(`BEGIN ${HOLDER_MARK}`);
+      await worker.query(
+        `UPDATE webhook_deliveries SET updated_at = now() WHERE webhook_id = $1 ${HOLDER_MARK}`,
+        [hook.id],
+      );
+      const answer = t.request(request(hook.id));
+      await lockWaiters(t.config.databaseUrl, 1);
+      // Waits for the request's lock of the webhook: a cycle, which the request (waiting
+      // longer) finds and is rolled back for.
+      await worker.query(`UPDATE webhooks SET failing_since = now() WHERE id = $1 ${HOLDER_MARK}`, [
+        hook.id,
+      ]);
+      await worker.query(`COMMIT ${HOLDER_MARK}`);
+      expect((await answer).statusCode).toBe(200);
+    } finally {
+      await worker.end();
+    }
+    // Done once the worker let go: deleted, or enabled.
+    const after = await t.app.db.webhook.findUnique({ where: { id: hook.id } });
+    expect(after && { enabled: after.enabled }).toEqual(
+      request(hook.id).method === 'DELETE' ? null : { enabled: true },
+    );
     await t.request({ method: 'DELETE', url: `/webhooks/${hook.id}` });
   });
 

@@ -13,6 +13,7 @@ import type {
 import { notFound } from '@dogshop/service-kit';
 import type { WebhookConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { retryingConflicts } from '../../db/prisma-errors.js';
 import { deliveryToDto, webhookToDto } from './mapper.js';
 import {
   countDeliveries,
@@ -70,18 +71,25 @@ export async function changeWebhook(
   body: UpdateWebhookBody,
 ): Promise<Webhook> {
   if (body.url !== undefined) await checkTarget(body.url, config);
-  // Enabling makes its pending deliveries due with the change, in one transaction.
-  const row = await db.$transaction(async (tx) => {
-    if (!(await updateWebhookFields(tx, id, body))) return null;
-    if (body.enabled === true) await makeUndeliveredDue(tx, id);
-    return findWebhook(tx, id);
-  });
+  // Enabling makes its pending deliveries due with the change, in one transaction. It locks the
+  // webhook, then its deliveries; the worker, recording attempts, locks deliveries, then the
+  // webhook (its failing streak): PostgreSQL breaks such a cycle by rolling one back, and this
+  // one is run again.
+  const row = await retryingConflicts(() =>
+    db.$transaction(async (tx) => {
+      if (!(await updateWebhookFields(tx, id, body))) return null;
+      if (body.enabled === true) await makeUndeliveredDue(tx, id);
+      return findWebhook(tx, id);
+    }),
+  );
   if (!row) throw webhookNotFound(id);
   return webhookToDto(row);
 }
 
 export async function removeWebhook(db: Db, id: number): Promise<string> {
-  if (!(await deleteWebhook(db, id))) throw webhookNotFound(id);
+  // The delete locks the webhook, then (cascading) its deliveries: the worker's opposite order,
+  // as in changeWebhook, so a delete PostgreSQL rolled back to break the cycle is run again.
+  if (!(await retryingConflicts(() => deleteWebhook(db, id)))) throw webhookNotFound(id);
   return `Webhook ${id} deleted`;
 }
 
