@@ -217,6 +217,34 @@ describe('importCatalogue', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('keeps the stock movements adding up: opening stock, each change, nothing when unchanged', async () => {
+    const file = JSON.parse(fixture('catalogue.json'));
+    await importCatalogue(t.app.db, accepted(await parse(file)));
+    const movementsOf = (name: string) =>
+      t.app.db.stockMovement.findMany({
+        where: { product: { name } },
+        orderBy: { id: 'asc' },
+        select: { kind: true, delta: true, stock: true },
+      });
+    const before = await movementsOf('Tracking lead 15 m');
+    file.products.find((p: { name: string }) => p.name === 'Tracking lead 15 m').stock = 20;
+    file.products.push({ name: 'Kennel mat', price: 29, category: 'Dog gear', stock: 3 });
+    await importCatalogue(t.app.db, accepted(await parse(file)));
+    expect((await movementsOf('Tracking lead 15 m')).slice(before.length)).toEqual([
+      { kind: 'import', delta: 8, stock: 20 },
+    ]);
+    expect(await movementsOf('Kennel mat')).toEqual([{ kind: 'created', delta: 3, stock: 3 }]);
+    expect(await movementsOf('Tracking lead 10 m')).toEqual([
+      { kind: 'created', delta: 40, stock: 40 },
+    ]);
+    // Every product's movements add up to its stock.
+    const sums = await t.app.db.stockMovement.groupBy({ by: ['productId'], _sum: { delta: true } });
+    const stocks = await t.app.db.product.findMany({ select: { id: true, stock: true } });
+    expect(Object.fromEntries(sums.map((m) => [m.productId, m._sum.delta]))).toEqual(
+      Object.fromEntries(stocks.map((p) => [p.id, p.stock])),
+    );
+  });
+
   it('updates a changed price in place (product matched by name within its category)', async () => {
     const file = JSON.parse(fixture('catalogue.json'));
     const before = await t.app.db.product.findFirstOrThrow({ where: { name: 'Leather lead' } });

@@ -37,25 +37,77 @@ export async function setCategoryParent(
   await tx.category.update({ where: { name }, data: { parentId } });
 }
 
+/** A product of the file, its category resolved. */
+export interface ProductWrite {
+  categoryId: number;
+  name: string;
+  description: string;
+  /** Decimal text to the cent, e.g. `"39.90"`. */
+  price: string;
+  stock: number;
+  active: boolean;
+}
+
+const productKey = (categoryId: number, name: string) => `${categoryId}\u0000${name}`;
+
 /**
- * Inserts or updates the product of this name within its category (its row locked first);
- * returns its id and its stock before (null: new) and after, for the stock movements.
+ * Writes `products` as the file says, matched by name within their category: updates those that
+ * exist (their rows locked first, in id order), inserts the others; three statements whatever
+ * the count. Returns each product's id and its stock before (null: new), in the given order.
  */
-export async function upsertProduct(
+export async function upsertProducts(
   tx: Tx,
-  categoryId: number,
-  name: string,
-  fields: { description: string; price: string; stock: number; active: boolean },
-): Promise<{ id: number; stockBefore: number | null }> {
-  const [existing] = await tx.$queryRaw<Array<{ id: number; stock: number }>>`
-    SELECT id, stock FROM products WHERE category_id = ${categoryId} AND name = ${name} FOR UPDATE`;
-  if (existing) {
-    await tx.product.update({ where: { id: existing.id }, data: fields, select: { id: true } });
-    return { id: existing.id, stockBefore: existing.stock };
+  products: ProductWrite[],
+): Promise<Array<{ id: number; stockBefore: number | null }>> {
+  if (products.length === 0) return [];
+  const column = <T>(pick: (p: ProductWrite) => T, of = products) => of.map(pick);
+  const existing = await tx.$queryRaw<
+    Array<{ id: number; category_id: number; name: string; stock: number }>
+  >`
+    SELECT p.id, p.category_id, p.name, p.stock
+      FROM products p
+      JOIN unnest(${column((p) => p.categoryId)}::int[], ${column((p) => p.name)}::text[])
+           AS wanted(category_id, name)
+        ON p.category_id = wanted.category_id AND p.name = wanted.name
+     ORDER BY p.id
+       FOR UPDATE OF p`;
+  const found = new Map(existing.map((r) => [productKey(r.category_id, r.name), r]));
+  const held = (p: ProductWrite) => found.get(productKey(p.categoryId, p.name));
+  const updates = products.filter((p) => held(p));
+  const inserts = products.filter((p) => !held(p));
+  if (updates.length > 0) {
+    await tx.$executeRaw`
+      UPDATE products p
+         SET description = u.description, price = u.price, stock = u.stock, active = u.active,
+             updated_at = now()
+        FROM unnest(${updates.map((p) => held(p)!.id)}::int[],
+                    ${column((p) => p.description, updates)}::text[],
+                    ${column((p) => p.price, updates)}::numeric[],
+                    ${column((p) => p.stock, updates)}::int[],
+                    ${column((p) => p.active, updates)}::boolean[])
+             AS u(id, description, price, stock, active)
+       WHERE p.id = u.id`;
   }
-  const row = await tx.product.create({
-    data: { name, categoryId, ...fields },
-    select: { id: true },
+  const inserted =
+    inserts.length === 0
+      ? []
+      : await tx.$queryRaw<Array<{ id: number; category_id: number; name: string }>>`
+          INSERT INTO products (category_id, name, description, price, stock, active, updated_at)
+          SELECT category_id, name, description, price, stock, active, now()
+            FROM unnest(${column((p) => p.categoryId, inserts)}::int[],
+                        ${column((p) => p.name, inserts)}::text[],
+                        ${column((p) => p.description, inserts)}::text[],
+                        ${column((p) => p.price, inserts)}::numeric[],
+                        ${column((p) => p.stock, inserts)}::int[],
+                        ${column((p) => p.active, inserts)}::boolean[])
+                 WITH ORDINALITY AS i(category_id, name, description, price, stock, active, ord)
+           ORDER BY ord
+          RETURNING id, category_id, name`;
+  const created = new Map(inserted.map((r) => [productKey(r.category_id, r.name), r.id]));
+  return products.map((p) => {
+    const before = held(p);
+    return before
+      ? { id: before.id, stockBefore: before.stock }
+      : { id: created.get(productKey(p.categoryId, p.name))!, stockBefore: null };
   });
-  return { id: row.id, stockBefore: null };
 }

@@ -1,13 +1,14 @@
 // The catalogue import (`pnpm cli catalogue:import`, the first start's demo data, the benchmark's
 // data set): parse and check the whole file first, then write it in one transaction.
 import type { Db } from '../../db/client.js';
-import { insertMovement } from '../stock/repository.js';
+import { insertMovements, type NewMovement } from '../stock/repository.js';
 import type { Catalogue } from './parse.js';
 import {
   categoryIdByName,
   setCategoryParent,
   upsertCategory,
-  upsertProduct,
+  upsertProducts,
+  type ProductWrite,
 } from './repository.js';
 
 export {
@@ -23,7 +24,7 @@ export { demoCatalogue } from './demo-catalogue.js';
 
 /**
  * Writes a catalogue that parseCatalogue accepted: upserts categories by name and products by
- * name within their category, in one transaction. Parents are linked after all categories exist,
+ * name within their category (all products in three statements), in one transaction. Parents are linked after all categories exist,
  * so the file's order does not matter. The file is the truth for the entries it lists (an omitted
  * optional field gets its default again); categories and products it does not list are left alone.
  */
@@ -52,30 +53,26 @@ export async function importCatalogue(
       for (const c of catalogue.categories) {
         await setCategoryParent(tx, c.name, c.parent ? await idOf(c.parent) : null);
       }
+      const products: ProductWrite[] = [];
       for (const p of catalogue.products) {
-        const { id, stockBefore } = await upsertProduct(tx, await idOf(p.category), p.name, {
+        products.push({
+          categoryId: await idOf(p.category),
+          name: p.name,
           description: p.description ?? '',
           price: p.price.toFixed(2),
           stock: p.stock,
           active: p.active ?? true,
         });
-        // The stock movements add up to the stock: a new product's opening stock, a changed one's difference.
-        if (stockBefore === null) {
-          await insertMovement(tx, {
-            productId: id,
-            kind: 'created',
-            delta: p.stock,
-            stock: p.stock,
-          });
-        } else if (stockBefore !== p.stock) {
-          await insertMovement(tx, {
-            productId: id,
-            kind: 'import',
-            delta: p.stock - stockBefore,
-            stock: p.stock,
-          });
-        }
       }
+      const written = await upsertProducts(tx, products);
+      // The stock movements add up to the stock: a new product's opening stock, a changed one's difference.
+      const movements = written.flatMap(({ id, stockBefore }, i): NewMovement[] => {
+        const { stock } = products[i]!;
+        if (stockBefore === null) return [{ productId: id, kind: 'created', delta: stock, stock }];
+        if (stockBefore === stock) return [];
+        return [{ productId: id, kind: 'import', delta: stock - stockBefore, stock }];
+      });
+      await insertMovements(tx, movements);
       return { categories: catalogue.categories.length, products: catalogue.products.length };
     },
     { timeout: 10 * 60_000, maxWait: 30_000 },
