@@ -150,7 +150,9 @@ export async function retryDelivery(db: Db, id: number, deliveryId: number): Pro
 /**
  * Disables a webhook that has been failing too long (since `failingSince`), with the reason,
  * unless a success ended its streak meanwhile; its pending deliveries become failed (re-enabling
- * makes them due again). True when this call disabled it.
+ * makes them due again). True when this call disabled it. It locks the webhook, then its
+ * deliveries, as changeWebhook does: run again when PostgreSQL rolls it back to break a cycle with
+ * attempts being recorded meanwhile.
  */
 export const disableFailingWebhook = (
   db: Db,
@@ -158,8 +160,10 @@ export const disableFailingWebhook = (
   failingSince: Date,
   reason: string,
 ): Promise<boolean> =>
-  db.$transaction(async (tx) => {
-    const disabled = await disableIfFailing(tx, webhookId, failingSince, reason);
-    await failPendingOfDisabled(tx, webhookId);
-    return disabled;
-  });
+  retryingConflicts(() =>
+    db.$transaction(async (tx) => {
+      const disabled = await disableIfFailing(tx, webhookId, failingSince, reason);
+      await failPendingOfDisabled(tx, webhookId);
+      return disabled;
+    }),
+  );
