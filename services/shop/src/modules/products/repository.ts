@@ -100,11 +100,11 @@ const categoryName = (alias: 'page') =>
  *   whose plans are cached; the page walks the sort's index and skips the rows out of range.
  * - Price bounds within a category: an exact `count(*)` of the matches, through the (active,
  *   price) index; its cost grows with the matches.
- * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), all
- *   terms one scan of its trigram index. The matches are found once (a MATERIALIZED CTE of ids
- *   and sort keys) and both counted and paged from there, instead of the page walking the sort's
- *   index and testing each row's text. Its cost grows with the rows that hold every term's
- *   trigrams.
+ * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), and
+ *   from three characters also the tokens holding it, all terms one scan of the token index
+ *   (termConditions). The matches are found once (a MATERIALIZED CTE of ids and sort keys) and
+ *   both counted and paged from there, instead of the page walking the sort's index and testing
+ *   each row's text. Its cost grows with the products that hold every term.
  *
  * The browse statement is prepared once per connection like the others; the price and search
  * statements end in PLAN_PER_CALL, since their best plan depends on the values
@@ -133,9 +133,7 @@ export async function findActiveProducts(
     conditions.push(Prisma.sql`p.price >= ${new Decimal(filter.minPrice)}`);
   if (filter.maxPrice !== undefined)
     conditions.push(Prisma.sql`p.price <= ${new Decimal(filter.maxPrice)}`);
-  // lower() in SQL, not in JS: the same case folding as the column's, so this is exactly ILIKE.
-  for (const term of filter.terms)
-    conditions.push(Prisma.sql`p.search_text LIKE lower(${`%${likeLiteral(term)}%`})`);
+  for (const term of filter.terms) conditions.push(...termConditions(term));
   const where = Prisma.join(conditions, ' AND ');
   const { column, direction } = SORT_KEY[page.sort];
   const pageOrder = Prisma.sql`page.${column} ${direction}, page.id ${direction}`;
@@ -218,6 +216,26 @@ export async function findVisibleProductWithReviews(
 export async function isProductVisible(db: Db, id: number): Promise<boolean> {
   const found = await db.product.findFirst({ where: { id, active: true }, select: { id: true } });
   return found !== null;
+}
+
+/**
+ * A search term's conditions. The `LIKE` is what the term means: a case-folded substring of name
+ * or description, taken literally (lower() in SQL, the column's own case folding, so this is
+ * exactly ILIKE). A term holds no whitespace, so the products it matches are exactly those
+ * holding one of the vocabulary's tokens that contain it; from three characters that lookup is a
+ * trigram scan of the (small) tokens, and `&&` one exact GIN scan over the products' tokens
+ * (migration *_product_search_tokens). Shorter terms have no trigram to look up: their `LIKE`
+ * filters what the other conditions found.
+ */
+function termConditions(term: string): Prisma.Sql[] {
+  const pattern = `%${likeLiteral(term)}%`;
+  const like = Prisma.sql`p.search_text LIKE lower(${pattern})`;
+  if ([...term].length < 3) return [like];
+  return [
+    Prisma.sql`search_tokens(p.search_text) && ARRAY(
+      SELECT token FROM product_search_tokens WHERE token LIKE lower(${pattern}))`,
+    like,
+  ];
 }
 
 const optionalDecimal = (n: number | undefined) => (n === undefined ? null : new Decimal(n));
