@@ -18,6 +18,12 @@ import { DB_CONNECTIONS, measureRoute, type RouteBench } from './benchmarks/shop
 import { shopHeaders } from './benchmarks/shop-sql.js';
 import { exportBench, publicListBench } from './benchmarks/handler-benchmarks.js';
 import { pagesBench } from './benchmarks/page-benchmarks.js';
+import {
+  S1M_PRODUCTS,
+  searchScaleComparison,
+  searchScaleRun,
+  type SearchScaleRun,
+} from './benchmarks/search-scale.js';
 import { backOfficeBench } from './benchmarks/back-office-benchmarks.js';
 import { LOAD_TESTS, runLoadTest, wantsLoadTest } from './benchmarks/load-tests.js';
 import { peerRuns } from './benchmarks/peer-benchmarks.js';
@@ -243,6 +249,33 @@ async function shopRuns(ctx: Context, errors: string[]): Promise<void> {
 }
 
 /**
+ * S1M: the two-term search with a price range on the main catalogue and on the million (cached
+ * bulk template, cloned), cold and repeated, each size on its own shop.
+ */
+async function searchScaleRuns(ctx: Context, errors: string[]): Promise<void> {
+  if (!wants(ctx.options, 'S1M')) return;
+  await guard(errors, 'S1M', async () => {
+    const runs: SearchScaleRun[] = [];
+    for (const products of [ctx.options.products, S1M_PRODUCTS]) {
+      const bulk = products >= BULK_FROM;
+      const { database: template } = bulk
+        ? await ensureBulkShopDataset(ctx, products)
+        : await ensureShopDataset(ctx, products);
+      const database = await cloneDataset(ctx, template, `bench_shop_s1m_${products}`);
+      const shop = await startShop(ctx.pg.url(database));
+      try {
+        log(`S1M search, cold and repeated (${products} products)`);
+        runs.push(await searchScaleRun(ctx, shop, products));
+      } finally {
+        await shop.stop();
+        await ctx.pg.dropDatabase(database);
+      }
+    }
+    ctx.report.comparisons.push(searchScaleComparison(runs[0]!, runs[1]!));
+  });
+}
+
+/**
  * A1–A3: the back office's order list at 10,000 and 1,000,000 orders; stock beside orders; the
  * admin app's order list painted.
  */
@@ -463,6 +496,7 @@ export async function main(
     report.postgres = settings;
     const ctx: Context = { options, pg, log, report };
     await shopRuns(ctx, errors);
+    await searchScaleRuns(ctx, errors);
     await backOfficeRuns(ctx, errors);
     await webhookRuns(ctx, errors);
     await handlerRuns(ctx, errors);

@@ -29,4 +29,6 @@ export async function runShopCommand(
 
 /** Applies the shop's migrations with its own `migrate` command (Prisma's schema engine). */
 export const migrateShopDatabase = (databaseUrl: string) =>
-  runShopCommand(databaseUrl, ['migrate']);
+  // A migration that builds an index over the cached million takes minutes (the search tokens:
+  // about 4 on a busy 2-core machine).
+  runShopCommand(databaseUrl, ['migrate'], 20 * 60_000);

@@ -4,7 +4,7 @@ import type { SqlReads } from '../../db/sql-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
-import { likeLiteral } from '../../domain/text.js';
+import { termConditions } from './search-terms.js';
 import {
   reviewPageJson,
   reviewRows,
@@ -101,11 +101,11 @@ const categoryName = (alias: 'page') =>
  *   whose plans are cached; the page walks the sort's index and skips the rows out of range.
  * - Price bounds within a category: an exact `count(*)` of the matches, through the (active,
  *   price) index; its cost grows with the matches.
- * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), all
- *   terms one scan of its trigram index. The matches are found once (a MATERIALIZED CTE of ids
- *   and sort keys) and both counted and paged from there, instead of the page walking the sort's
- *   index and testing each row's text. Its cost grows with the rows that hold every term's
- *   trigrams.
+ * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), and
+ *   from three characters also the tokens holding it, all terms one scan of the token index
+ *   (termConditions). The matches are found once (a MATERIALIZED CTE of ids and sort keys) and
+ *   both counted and paged from there, instead of the page walking the sort's index and testing
+ *   each row's text. Its cost grows with the products that hold every term.
  *
  * The browse statement is prepared once per connection like the others; the price and search
  * statements end in PLAN_PER_CALL, since their best plan depends on the values
@@ -134,9 +134,7 @@ export async function findActiveProducts(
     conditions.push(Prisma.sql`p.price >= ${new Decimal(filter.minPrice)}`);
   if (filter.maxPrice !== undefined)
     conditions.push(Prisma.sql`p.price <= ${new Decimal(filter.maxPrice)}`);
-  // lower() in SQL, not in JS: the same case folding as the column's, so this is exactly ILIKE.
-  for (const term of filter.terms)
-    conditions.push(Prisma.sql`p.search_text LIKE lower(${`%${likeLiteral(term)}%`})`);
+  for (const term of filter.terms) conditions.push(...termConditions(term));
   const where = Prisma.join(conditions, ' AND ');
   const { column, direction } = SORT_KEY[page.sort];
   const pageOrder = Prisma.sql`page.${column} ${direction}, page.id ${direction}`;
