@@ -50,7 +50,7 @@ it('runs end to end and writes a well-formed Markdown report with its JSON twin'
   expect(Object.values(report.pools).every((n) => n > 0)).toBe(true);
   expect(report.machine.cpus).toBeGreaterThan(0);
   const ids = report.comparisons.map((c) => c.id);
-  expect(ids).toEqual(expect.arrayContaining(['B1', 'B6', 'W1']));
+  expect(ids).toEqual(expect.arrayContaining(['B1', 'B6', 'B7', 'W1']));
   for (const c of report.comparisons) {
     expect(c.a.figure.median).toBeGreaterThan(0);
     expect(c.b.figure.median).toBeGreaterThan(0);
