@@ -16,7 +16,7 @@ import {
 } from './benchmarks/shop-benchmarks.js';
 import { DB_CONNECTIONS, measureRoute, type RouteBench } from './benchmarks/shop-routes.js';
 import { shopHeaders } from './benchmarks/shop-sql.js';
-import { exportBench, publicListBench } from './benchmarks/handler-benchmarks.js';
+import { exportBench, exportComparison, publicListBench } from './benchmarks/handler-benchmarks.js';
 import { pagesBench } from './benchmarks/page-benchmarks.js';
 import {
   S1M_PRODUCTS,
@@ -56,7 +56,7 @@ import { openDirectoryDb } from '@dogshop/handler-directory/db/connection';
 import { parseOptions } from './options.js';
 import { wantsPeer } from './peer/queries.js';
 import { writeReport } from './report.js';
-import { meets, type Comparison, type ExportRun, type Report, type ScalingRow } from './results.js';
+import type { Report, ScalingRow } from './results.js';
 import { dependencyVersions } from './versions.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -531,26 +531,4 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.exit(1);
     },
   );
-}
-
-/**
- * B7 among the comparisons (issue 31): the largest export's rows/s ÷ the native driver reading
- * the same cursor, ≥ 0.9. The rows/s floor and the memory bounds stay in `exportTarget`.
- */
-function exportComparison(run: ExportRun): Comparison {
-  const target = { op: '>=' as const, value: 0.9 };
-  return {
-    id: 'B7',
-    title: `CSV export of ${run.handlers.toLocaleString('en')} handlers ÷ the native driver reading the same cursor`,
-    a: { label: "the directory's CSV export", unit: 'rows/s', figure: run.rowsPerSecond },
-    b: {
-      label: 'the native driver, the same cursor',
-      unit: 'rows/s',
-      figure: run.floorRowsPerSecond,
-    },
-    ratio: run.ratio,
-    target,
-    pass: meets(run.ratio.median, target),
-    notes: ['The export sizes, their memory and the rows/s floor: "B7 — CSV export" below.'],
-  };
 }

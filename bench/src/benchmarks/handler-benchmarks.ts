@@ -231,3 +231,25 @@ export async function exportBench(
     pass: ratio.median >= 0.9 && rowsPerSecond.median >= 100_000 && peakRssGrowthMb.max < 100,
   };
 }
+
+/**
+ * B7 among the comparisons (issue 31): the largest export's rows/s ÷ the native driver reading
+ * the same cursor, ≥ 0.9. The rows/s floor and the memory bounds stay in `exportTarget`.
+ */
+export function exportComparison(run: ExportRun): Comparison {
+  const target = { op: '>=' as const, value: 0.9 };
+  return {
+    id: 'B7',
+    title: `CSV export of ${run.handlers.toLocaleString('en')} handlers ÷ the native driver reading the same cursor`,
+    a: { label: "the directory's CSV export", unit: 'rows/s', figure: run.rowsPerSecond },
+    b: {
+      label: 'the native driver, the same cursor',
+      unit: 'rows/s',
+      figure: run.floorRowsPerSecond,
+    },
+    ratio: run.ratio,
+    target,
+    pass: meets(run.ratio.median, target),
+    notes: ['The export sizes, their memory and the rows/s floor: "B7 — CSV export" below.'],
+  };
+}
