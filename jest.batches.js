@@ -1,0 +1,96 @@
+// Test files in batches, for the root's `pnpm test`. Jest gives every test file a module registry
+// of its own: Fastify, Ajv, TypeBox, Prisma and the service are loaded, compiled and evaluated
+// again for each file, about 1.8 CPU-s before its first test (twelve shop files in one process:
+// 62 CPU-s one by one, 42 in one registry). So the root run imports a package's plain test files
+// (test/*.test.ts) a batch at a time, each batch one Jest file (test/batches/<n>.test.ts); a
+// package's own `pnpm test` and a run of one file keep Jest's file-by-file isolation, and the
+// batch files are ignored there (jest.preset.js).
+//
+// What a batch shares: the module registry and the process. What it does not change: every file's
+// tests, hooks and time limits, which Jest keeps per test. Each file's top-level `beforeAll` and
+// `afterAll` become the batch's: the files' apps are all built before the first test and closed
+// after the last. A file whose top-level `beforeEach`/`afterEach` would reach its batch mates'
+// tests, or that measures its process, runs alone (`alone`, each with its reason).
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import TestSequencer from '@jest/test-sequencer';
+
+const BATCHES = 'batches';
+
+/**
+ * The project config of the package in `dir` (its jest.config.js) with its plain test files in
+ * the batches its test/batches folder holds. `alone`: file names (in test/) that keep a registry
+ * of their own.
+ */
+export async function inBatches(dir, { alone = [] } = {}) {
+  const rootDir = path.resolve(import.meta.dirname, dir);
+  const { default: config } = await import(pathToFileURL(path.join(rootDir, 'jest.config.js')));
+  const testDir = path.join(rootDir, 'test');
+  const batchDir = path.join(testDir, BATCHES);
+  for (const name of alone) statSync(path.join(testDir, name)); // a stale name fails the run
+  const members = readdirSync(testDir)
+    .filter((name) => name.endsWith('.test.ts') && !alone.includes(name))
+    .map((name) => path.join(testDir, name));
+  const batchFiles = readdirSync(batchDir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => path.join(batchDir, name));
+  return {
+    ...config,
+    rootDir,
+    testPathIgnorePatterns: ['/node_modules/', ...members.map((file) => `^${escape(file)}$`)],
+    globals: { ...config.globals, testBatches: share(members, batchFiles) },
+  };
+}
+
+/**
+ * The files, biggest first, each to the batch with the fewest bytes so far: a file's size is
+ * what Jest too takes for its duration when it has none on record.
+ */
+function share(files, batchFiles) {
+  const batches = batchFiles.map((batchFile) => ({ batchFile, bytes: 0, files: [] }));
+  const sized = files.map((file) => ({ file, bytes: statSync(file).size }));
+  sized.sort((a, b) => b.bytes - a.bytes || a.file.localeCompare(b.file));
+  for (const { file, bytes } of sized) {
+    const smallest = batches.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    smallest.files.push(file);
+    smallest.bytes += bytes;
+  }
+  return Object.fromEntries(
+    batches.map((b) => [
+      pathToFileURL(b.batchFile).href,
+      b.files.sort().map((file) => pathToFileURL(file).href),
+    ]),
+  );
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Jest's order (failed first, then the longest; in a clean clone, with no durations on record,
+ * the biggest file) with a batch as big as its files: the small batch files would otherwise run
+ * last, one core idling while the other finishes a batch.
+ */
+export default class BatchSequencer extends TestSequencer {
+  sort(tests) {
+    const bytes = (test) => {
+      const files = test.context.config.globals.testBatches?.[pathToFileURL(test.path).href];
+      return (files?.map((file) => new URL(file)) ?? [test.path]).reduce(
+        (sum, file) => sum + statSync(file).size,
+        0,
+      );
+    };
+    const key = new Map(
+      tests.map((test) => [test, [this.hasFailed(test) ? 0 : 1, this.time(test), bytes(test)]]),
+    );
+    return tests.sort((a, b) => {
+      const [failedA, timeA, bytesA] = key.get(a);
+      const [failedB, timeB, bytesB] = key.get(b);
+      if (failedA !== failedB) return failedA - failedB;
+      if ((timeA == null) !== (timeB == null)) return timeA == null ? -1 : 1;
+      if (timeA != null) return timeB - timeA;
+      return bytesB - bytesA;
+    });
+  }
+}
