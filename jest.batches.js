@@ -19,30 +19,43 @@ import TestSequencer from '@jest/test-sequencer';
 const BATCHES = 'batches';
 
 /**
- * The project config of the package in `dir` (its jest.config.js) with its plain test files in
- * the batches its test/batches folder holds. `alone`: file names (in test/) that keep a registry
- * of their own.
+ * The project config of the package in `dir` (its jest.config.js) with the plain test files of
+ * each folder of its test/ that holds a batches/ folder (test/ itself, test/pages …) shared out
+ * to the batch files there. `alone`: files (relative to test/) that keep a registry of their own.
  */
 export async function inBatches(dir, { alone = [] } = {}) {
   const rootDir = path.resolve(import.meta.dirname, dir);
   const { default: config } = await import(pathToFileURL(path.join(rootDir, 'jest.config.js')));
   const testDir = path.join(rootDir, 'test');
-  const batchDir = path.join(testDir, BATCHES);
   for (const name of alone) statSync(path.join(testDir, name)); // a stale name fails the run
-  const members = readdirSync(testDir)
-    .filter((name) => name.endsWith('.test.ts') && !alone.includes(name))
-    .map((name) => path.join(testDir, name));
-  const batchFiles = readdirSync(batchDir)
-    .filter((name) => name.endsWith('.test.ts'))
-    .sort()
-    .map((name) => path.join(batchDir, name));
+  const folders = [testDir, ...subfolders(testDir)].filter((folder) =>
+    subfolders(folder).includes(path.join(folder, BATCHES)),
+  );
+  const testBatches = {};
+  const members = [];
+  for (const folder of folders) {
+    const files = testFiles(folder).filter((file) => !alone.includes(path.relative(testDir, file)));
+    Object.assign(testBatches, share(files, testFiles(path.join(folder, BATCHES))));
+    members.push(...files);
+  }
   return {
     ...config,
     rootDir,
     testPathIgnorePatterns: ['/node_modules/', ...members.map((file) => `^${escape(file)}$`)],
-    globals: { ...config.globals, testBatches: share(members, batchFiles) },
+    globals: { ...config.globals, testBatches },
   };
 }
+
+const subfolders = (folder) =>
+  readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(folder, entry.name));
+
+const testFiles = (folder) =>
+  readdirSync(folder)
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => path.join(folder, name));
 
 /**
  * The files, biggest first, each to the batch with the fewest bytes so far: a file's size is

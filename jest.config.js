@@ -1,6 +1,8 @@
 // `pnpm test` at the root: every package's tests in one Jest run, on one pool of workers, so that
-// a package's slow last file no longer holds the next package back and the two cores stay busy
-// (`turbo run test:setup` has installed the tools and built what the tests serve or start).
+// a package's slow last file no longer holds the next package back (`turbo run test:setup` has
+// installed the tools and built what the tests serve or start). Three workers on two cores: the
+// batched files wait part of the time (servers, browsers, timers), and two workers then left a
+// tenth of the CPU idle (1.82 cores busy on average; three: 1.96).
 // Each package keeps its own config (and `pnpm test` of its own, as its CI pipeline runs it);
 // here the plain test files of the packages that have many run in batches (jest.batches.js).
 import { inBatches } from './jest.batches.js';

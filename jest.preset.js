@@ -23,7 +23,7 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   // A batch file runs only in the root's run, which gives it its files (jest.batches.js).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/batches/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/(.*/)?batches/'],
   // A package's time limit per test is its config's `globals.testTimeout` (see jest.timeout.js).
   setupFilesAfterEnv: [fileURLToPath(new URL('./jest.timeout.js', import.meta.url))],
 };

@@ -215,6 +215,8 @@ describe('the finder’s service worker', () => {
         async () =>
           JSON.stringify(Object.keys(await cached(page))) === '["finder-0123456789abcdef"]',
         'the new worker to replace the old cache',
+        // Installing a worker fetches and caches the whole build: slow on a busy machine.
+        30_000,
       );
       expect(first).not.toBe('finder-0123456789abcdef');
       expect((await page.reload())!.fromServiceWorker()).toBe(true);
@@ -224,5 +226,5 @@ describe('the finder’s service worker', () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });
