@@ -80,10 +80,15 @@ function share(files, batchFiles) {
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Projects whose files start whole services as processes: their length is not in their size. */
+const STARTING_PROCESSES = new Set(['infra', 'bench']);
+
 /**
- * Jest's order (failed first, then the longest; in a clean clone, with no durations on record,
- * the biggest file) with a batch as big as its files: the small batch files would otherwise run
- * last, one core idling while the other finishes a batch.
+ * Jest's order (failed first, then the longest) where Jest knows the durations. In a clean clone,
+ * with none on record, Jest takes a file's size: the small batch files would run last, and so
+ * would the short files of infra and bench that run for a minute (the processes they start), one
+ * core idling while another finishes. So there a batch counts the sizes of its files, and the
+ * files that start processes go first.
  */
 export default class BatchSequencer extends TestSequencer {
   sort(tests) {
@@ -95,15 +100,23 @@ export default class BatchSequencer extends TestSequencer {
       );
     };
     const key = new Map(
-      tests.map((test) => [test, [this.hasFailed(test) ? 0 : 1, this.time(test), bytes(test)]]),
+      tests.map((test) => [
+        test,
+        {
+          failed: this.hasFailed(test),
+          time: this.time(test),
+          starts: STARTING_PROCESSES.has(test.context.config.displayName?.name),
+          bytes: bytes(test),
+        },
+      ]),
     );
     return tests.sort((a, b) => {
-      const [failedA, timeA, bytesA] = key.get(a);
-      const [failedB, timeB, bytesB] = key.get(b);
-      if (failedA !== failedB) return failedA - failedB;
-      if ((timeA == null) !== (timeB == null)) return timeA == null ? -1 : 1;
-      if (timeA != null) return timeB - timeA;
-      return bytesB - bytesA;
+      const [x, y] = [key.get(a), key.get(b)];
+      if (x.failed !== y.failed) return x.failed ? -1 : 1;
+      if ((x.time == null) !== (y.time == null)) return x.time == null ? -1 : 1;
+      if (x.time != null) return y.time - x.time;
+      if (x.starts !== y.starts) return x.starts ? -1 : 1;
+      return y.bytes - x.bytes;
     });
   }
 }
