@@ -1,10 +1,12 @@
 // Test files in batches, for the root's `pnpm test`. Jest gives every test file a module registry
 // of its own: Fastify, Ajv, TypeBox, Prisma and the service are loaded, compiled and evaluated
 // again for each file, about 1.8 CPU-s before its first test (twelve shop files in one process:
-// 62 CPU-s one by one, 42 in one registry). So the root run imports a package's plain test files
-// (test/*.test.ts) a batch at a time, each batch one Jest file (test/batches/<n>.test.ts); a
-// package's own `pnpm test` and a run of one file keep Jest's file-by-file isolation, and the
-// batch files are ignored there (jest.preset.js).
+// 62 CPU-s one by one, 42 in one registry). So the root run imports the test files of each
+// folder of a package's test/ that holds a batches/ folder (test/*.test.ts, test/pages/*.test.ts)
+// a batch at a time, each batch one Jest file (<folder>/batches/<n>.test.ts). A package's own
+// `pnpm test`, and so a run of one of its files, keeps Jest's file-by-file isolation, and the
+// batch files are ignored there (jest.preset.js); in the root run, a path pattern selects batch
+// files, not the files in them.
 //
 // What a batch shares: the module registry and the process. What it does not change: every file's
 // tests, hooks and time limits, which Jest keeps per test. Each file's top-level `beforeAll` and
