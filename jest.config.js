@@ -20,10 +20,8 @@ export default {
       alone: ['crud.test.ts', 'id-index.test.ts'],
     }),
     await inBatches('packages/service-kit', {
-      // Top-level beforeEach/afterEach; pressure.test measures the event loop's delay,
-      // passwords.test the priorities of the process's threads (a batch mate's hashing pool
-      // changes them).
-      alone: ['login-limiter.test.ts', 'metrics.test.ts', 'pressure.test.ts', 'passwords.test.ts'],
+      // Top-level beforeEach/afterEach; pressure.test measures the event loop's delay.
+      alone: ['login-limiter.test.ts', 'metrics.test.ts', 'pressure.test.ts'],
     }),
     '<rootDir>/packages/web-kit/jest.config.js',
     await inBatches('services/shop', { alone: ['first-start.test.ts'] }),

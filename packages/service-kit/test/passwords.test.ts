@@ -32,13 +32,15 @@ describe('password hashing (on the low-priority password threads)', () => {
   });
 
   it('hashes on threads whose priority is lowered by the configured niceness (Linux)', async () => {
-    /** The nice value of every thread of this process (field 19 of /proc/<pid>/task/<tid>/stat). */
-    const niceValues = () =>
-      readdirSync('/proc/self/task').map((tid) => {
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      });
-    const own = niceValues()[0]!;
+    /** The nice value of a thread of this process (field 19 of /proc/<pid>/task/<tid>/stat). */
+    const niceOf = (tid: string | number) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const niceValues = () => readdirSync('/proc/self/task').map(niceOf);
+    // The main thread's id is the process's; the list is not in start order once the kernel's
+    // ids have wrapped around (a newer thread can have a smaller id).
+    const own = niceOf(process.pid);
     setPasswordThreadNiceness(7);
     try {
       await hashPassword('on a thread at lower priority');
