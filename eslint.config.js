@@ -40,6 +40,12 @@ export default tseslint.config(
     // design; their assertions check the shape. The unsafe-any rules would only add casts there.
     files: ['**/test/**/*.ts'],
     rules: {
+      // A focused test skips the rest of its Jest file: in a batch (jest.batches.js), the
+      // tests of every other file in it, and the run still passes.
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].map((object) => ({ object, property: 'only' })),
+      ],
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

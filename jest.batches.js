@@ -9,11 +9,13 @@
 // files, not the files in them.
 //
 // What a batch shares: the module registry and the process. What it does not change: every file's
-// tests, hooks and time limits, which Jest keeps per test. Each file's top-level `beforeAll` and
-// `afterAll` become the batch's: the files' apps are all built before the first test and closed
-// after the last. A file whose top-level `beforeEach`/`afterEach` would reach its batch mates'
-// tests, or that measures its process, runs alone (`alone`, each with its reason).
-import { readdirSync, statSync } from 'node:fs';
+// tests and hooks. Each file's top-level `beforeAll` and `afterAll` become the batch's: the
+// files' apps are all built before the first test and closed after the last. A file runs alone
+// (in a registry of its own) when its top level calls `beforeEach`/`afterEach` (they would run
+// before its batch mates' tests too) or `jest.setTimeout` (Jest reads the limit once per Jest
+// file: it would be its batch mates' too), and when it measures its process (`alone`, each
+// with its reason).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import TestSequencer from '@jest/test-sequencer';
@@ -29,24 +31,34 @@ export async function inBatches(dir, { alone = [] } = {}) {
   const rootDir = path.resolve(import.meta.dirname, dir);
   const { default: config } = await import(pathToFileURL(path.join(rootDir, 'jest.config.js')));
   const testDir = path.join(rootDir, 'test');
-  for (const name of alone) statSync(path.join(testDir, name)); // a stale name fails the run
+  const kept = alone.map((name) => path.resolve(testDir, name));
+  for (const file of kept) statSync(file); // a stale name fails the run
   const folders = [testDir, ...subfolders(testDir)].filter((folder) =>
     subfolders(folder).includes(path.join(folder, BATCHES)),
   );
   const testBatches = {};
-  const members = [];
+  const ignored = [];
   for (const folder of folders) {
-    const files = testFiles(folder).filter((file) => !alone.includes(path.relative(testDir, file)));
-    Object.assign(testBatches, share(files, testFiles(path.join(folder, BATCHES))));
-    members.push(...files);
+    const files = testFiles(folder).filter((file) => !kept.includes(file) && !runsAlone(file));
+    const batchFiles = testFiles(path.join(folder, BATCHES));
+    if (batchFiles.length === 0) throw new Error(`${folder}/${BATCHES} holds no batch file`);
+    const shared = share(files, batchFiles);
+    Object.assign(testBatches, shared);
+    // The files run in their batches; a batch left without files would fail as empty.
+    ignored.push(...files, ...batchFiles.filter((file) => !shared[pathToFileURL(file).href]));
   }
   return {
     ...config,
     rootDir,
-    testPathIgnorePatterns: ['/node_modules/', ...members.map((file) => `^${escape(file)}$`)],
+    // The package's own patterns ignore the batch files (jest.preset.js): here they run.
+    testPathIgnorePatterns: ['/node_modules/', ...ignored.map((file) => `^${escape(file)}$`)],
     globals: { ...config.globals, testBatches },
   };
 }
+
+/** Top-level calls that would reach the batch mates' tests (see the head of this file). */
+const runsAlone = (file) =>
+  /^(beforeEach|afterEach|jest\.setTimeout)\(/m.test(readFileSync(file, 'utf8'));
 
 const subfolders = (folder) =>
   readdirSync(folder, { withFileTypes: true })
@@ -73,10 +85,12 @@ function share(files, batchFiles) {
     smallest.bytes += bytes;
   }
   return Object.fromEntries(
-    batches.map((b) => [
-      pathToFileURL(b.batchFile).href,
-      b.files.sort().map((file) => pathToFileURL(file).href),
-    ]),
+    batches
+      .filter((b) => b.files.length > 0)
+      .map((b) => [
+        pathToFileURL(b.batchFile).href,
+        b.files.sort().map((file) => pathToFileURL(file).href),
+      ]),
   );
 }
 

@@ -15,17 +15,12 @@ export default {
   workerIdleMemoryLimit: '512MB',
   testSequencer: '<rootDir>/jest.batches.js',
   projects: [
-    await inBatches('packages/mongo-wire-server', {
-      // Their top-level beforeEach would run before every test of the batch.
-      alone: ['crud.test.ts', 'id-index.test.ts'],
-    }),
-    await inBatches('packages/service-kit', {
-      // Top-level beforeEach/afterEach; pressure.test measures the event loop's delay.
-      alone: ['login-limiter.test.ts', 'metrics.test.ts', 'pressure.test.ts'],
-    }),
+    await inBatches('packages/mongo-wire-server'),
+    // pressure.test measures the event loop's delay.
+    await inBatches('packages/service-kit', { alone: ['pressure.test.ts'] }),
     '<rootDir>/packages/web-kit/jest.config.js',
-    await inBatches('services/shop', { alone: ['first-start.test.ts'] }),
-    await inBatches('services/handler-directory', { alone: ['first-start.test.ts'] }),
+    await inBatches('services/shop'),
+    await inBatches('services/handler-directory'),
     '<rootDir>/infra/jest.config.js',
     '<rootDir>/bench/jest.config.js',
   ],

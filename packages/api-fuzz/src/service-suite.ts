@@ -382,8 +382,8 @@ export function describeServiceKitBehaviour(service: ServiceUnderTest): void {
   });
 
   describe(`the ${service.name} on service-kit: logins`, () => {
-    // Measured (6 rounds of 25 interleaved pairs): medians 14.5–19.2 ms for both, differences
-    // ≤ 0.8 ms. Skipping the hash for unknown accounts would make them ~13 ms faster. Tolerance:
+    // Measured (6 rounds of 25 interleaved pairs, two test workers): medians 14.5–19.2 ms for
+    // both, differences ≤ 0.8 ms. Skipping the hash for unknown accounts would make them ~13 ms faster. Tolerance:
     // 25% of the slower median (about 4 ms), far under that gap and far over the noise.
     it('takes as long for an unknown account as for a wrong password (paired timings within 25%)', async () => {
       const login = async (who: string) => {

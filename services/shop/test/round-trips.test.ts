@@ -3,7 +3,7 @@
 // sent: prepared once per connection under a name derived from their text, except those whose
 // best plan depends on their values (the product list with price bounds or a search), which stay
 // unnamed and are planned per call. Answers do not change either way.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp } from './support/app.js';
 import { seedCatalogue } from './support/catalogue.js';
 import { HOLDER_MARK, holdProducts, lockWaiters } from './support/locks.js';
@@ -14,8 +14,15 @@ let t: TestApp;
 let ids: Awaited<ReturnType<typeof seedCatalogue>>;
 let statements: ReturnType<typeof recordStatements>;
 
+/**
+ * Remembers the API key before each test, whose statements are counted without its lookup: a
+ * change of any API key forgets it, also one made by another shop in this process (without
+ * Redis their invalidations share the process: a batch of test files, jest.batches.js).
+ */
+const rememberApiKey = () => t.request({ method: 'GET', url: '/categories' });
+
 beforeAll(async () => {
-  // The API key is remembered (see `sent`): its lookup is not what is counted here.
+  // The API key is remembered (rememberApiKey): its lookup is not what is counted here.
   t = await createTestApp({ apiKeyCacheMs: 10 * 60_000 });
   ids = await seedCatalogue(t.app);
   statements = recordStatements(new URL(t.config.databaseUrl).pathname.slice(1));
@@ -27,9 +34,6 @@ afterAll(async () => {
 
 /** The statements one request sends, and its status. */
 async function sent(opts: Parameters<TestApp['request']>[0]) {
-  // Remembers the API key right before: a change of any API key forgets it, also one made by
-  // another shop in this process (their invalidations share the process without Redis).
-  await t.request({ method: 'GET', url: '/categories' });
   let status = 0;
   const sql = await statements.during(async () => {
     status = (await t.request(opts)).statusCode;
@@ -38,6 +42,8 @@ async function sent(opts: Parameters<TestApp['request']>[0]) {
 }
 
 describe('round trips', () => {
+  beforeEach(rememberApiKey);
+
   it('product detail: one statement, found or not', async () => {
     const id = ids.productId('Blue lead');
     expect(await sent({ method: 'GET', url: `/products/${id}` })).toMatchObject({
@@ -149,6 +155,8 @@ async function namesOf(url: string) {
 }
 
 describe('prepared statements', () => {
+  beforeEach(rememberApiKey);
+
   it('prepares the browse list, the detail and the reviews page under the same name each call', async () => {
     const id = ids.productId('Blue lead');
     for (const url of ['/products', `/products/${id}`, `/products/${id}/reviews`]) {

@@ -2,8 +2,9 @@ import pg from 'pg';
 
 /**
  * Every statement a test's app sends to its database, as the `pg` driver under Prisma's adapter
- * sends it: one entry per round trip, BEGIN and COMMIT included. Patches `pg.Client` for the
- * current test file's process only (jest runs each file in its own worker).
+ * sends it: one entry per round trip, BEGIN and COMMIT included. Patches `pg.Client` of this
+ * module registry (a test file's, or its batch's: jest.batches.js); only the statements sent to
+ * `database` are recorded.
  */
 export function recordStatements(database: string): {
   /** The statements sent while `fn` ran. */
