@@ -2,7 +2,7 @@
 // of its own: Fastify, Ajv, TypeBox, Prisma and the service are loaded, compiled and evaluated
 // again for each file, about 1.8 CPU-s before its first test (twelve shop files in one process:
 // 62 CPU-s one by one, 42 in one registry). So the root run imports the test files of each
-// folder of a package's test/ that holds a batches/ folder (today each package's test/*.test.ts)
+// folder of a package's test/ that holds a batches/ folder (test/*.test.ts, test/pages/*.test.ts)
 // a batch at a time, each batch one Jest file (<folder>/batches/<n>.test.ts). A package's own
 // `pnpm test`, and so a run of one of its files, keeps Jest's file-by-file isolation, and the
 // batch files are ignored there (jest.preset.js); in the root run, a path pattern selects batch

@@ -1,8 +1,8 @@
 // `pnpm test` at the root: every package's tests in one Jest run, on one pool of workers, so that
 // a package's slow last file no longer holds the next package back (`turbo run test:setup` has
 // installed the tools and built what the tests serve or start). Two workers on two cores: a third
-// kept the cores busier while batches wait (1.96 cores against 1.82, Jest 485 against 551 s), but
-// page tests then timed out now and then (their waits are 15 s) and the login-timing check drifted.
+// kept the cores busier while batches wait (1.96 cores against 1.82), but page tests then timed
+// out now and then (their waits are 15 s) and the login-timing check drifted.
 // Each package keeps its own config (and `pnpm test` of its own, as its CI pipeline runs it);
 // here the plain test files of the packages that have many run in batches (jest.batches.js).
 import { inBatches } from './jest.batches.js';
