@@ -170,11 +170,19 @@ describe('prepared statements', () => {
     expect((await namesOf('/products?sort=name'))[0]).not.toBe(newest);
   });
 
-  it('leaves the list with price bounds or a search unnamed, planned for its values', async () => {
+  it('prepares the list with price bounds under one name whatever the bounds (its plan holds both ways of paging)', async () => {
+    const [first] = await namesOf('/products?min_price=10');
+    expect(first).toMatch(/^SELECT_[\w-]{27}$/);
+    expect(await namesOf('/products?max_price=1')).toEqual([first]);
+    expect(await namesOf('/products?min_price=0.5&max_price=1000')).toEqual([first]);
+  });
+
+  it('leaves a search and price bounds within a category unnamed, planned for their values', async () => {
+    const category = ids.categoryId('Leads');
     for (const url of [
-      '/products?min_price=10',
       '/products?search=lead',
-      '/products?max_price=1',
+      '/products?search=lead&min_price=10',
+      `/products?category=${category}&max_price=30`,
     ]) {
       expect(await namesOf(url)).toEqual(['']);
     }

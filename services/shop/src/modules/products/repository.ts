@@ -98,7 +98,9 @@ const categoryName = (alias: 'page') =>
  * - Price bounds (without a category): the total is a sum over `price_product_counts` (active
  *   products per whole unit of price), kept by the same triggers, plus a count of the products
  *   in the one or two units a bound cuts: the database function `active_products_priced_within`,
- *   whose plans are cached; the page walks the sort's index and skips the rows out of range.
+ *   whose plans are cached. The page then takes one of two ways, chosen by the executor from
+ *   that total (pricedPage): it walks the sort's index and skips the rows out of range when
+ *   many match, or reads the range from the price index and sorts it when few do.
  * - Price bounds within a category: an exact `count(*)` of the matches, through the (active,
  *   price) index; its cost grows with the matches.
  * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), and
@@ -107,9 +109,10 @@ const categoryName = (alias: 'page') =>
  *   both counted and paged from there, instead of the page walking the sort's index and testing
  *   each row's text. Its cost grows with the products that hold every term.
  *
- * The browse statement is prepared once per connection like the others; the price and search
- * statements end in PLAN_PER_CALL, since their best plan depends on the values
- * (db/prepared-statements.ts).
+ * The browse and price statements are prepared once per connection like the others (the price
+ * statement's plan holds both ways, so one plan serves every range); the search statement and a
+ * price range within a category end in PLAN_PER_CALL, since their best plan depends on the
+ * values (db/prepared-statements.ts).
  */
 export async function findActiveProducts(
   reads: SqlReads,
@@ -154,19 +157,15 @@ export async function findActiveProducts(
         ) t
         LEFT JOIN products page ON page.id = ANY (t.ids)
        ORDER BY ${pageOrder} ${PLAN_PER_CALL}`);
+  } else if (!subtree && (filter.minPrice !== undefined || filter.maxPrice !== undefined)) {
+    rows = await reads.rows<ListRow>(pricedPage(filter, page));
   } else {
     const browsing = filter.minPrice === undefined && filter.maxPrice === undefined;
     const total = browsing
       ? Prisma.sql`SELECT coalesce(sum(active_products), 0)::bigint AS total
                      FROM category_product_counts
                     ${subtree ? Prisma.sql`WHERE category_id IN (${subtree})` : Prisma.empty}`
-      : subtree
-        ? Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`
-        : // Kept counts per unit of price (migration *_active_products_priced_within). In a
-          // subquery so that it runs once (an InitPlan), not once per row of the page.
-          Prisma.sql`SELECT (SELECT active_products_priced_within(
-                               ${optionalDecimal(filter.minPrice)}::numeric,
-                               ${optionalDecimal(filter.maxPrice)}::numeric)) AS total`;
+      : Prisma.sql`SELECT count(*) AS total FROM products p WHERE ${where}`;
     rows = await reads.rows<ListRow>(Prisma.sql`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (${total}) t
@@ -186,6 +185,55 @@ export async function findActiveProducts(
       .filter((r): r is { total: string } & ProductRow => r.id !== null)
       .map(({ total: _total, ...product }) => product),
   };
+}
+
+/**
+ * The list statement for price bounds without a category or search: the exact total from the
+ * kept counts per unit of price (migration *_active_products_priced_within), and the page one
+ * of two ways. Walking the sort's index reads about (skip + take) × active ÷ total rows; reading
+ * the range from the (active, price) index and sorting it reads the total. So the page walks
+ * when total² ≥ (skip + take) × active, and both ways sit in the plan under one-time filters on
+ * the total, which the executor evaluates once: only one runs.
+ *
+ * The bounds reach the pages through the subquery `t`, so the planner sees neither their values
+ * nor the total: every plan of the statement is the same, PostgreSQL keeps it after five calls
+ * (a named statement), and no range gets another range's plan. The walk tests the range inside a
+ * CASE, an expression the planner gives no index and a neutral selectivity, so that the walk is
+ * planned as the walk of the sort's index. A price sort walks the price index either way. Null
+ * bounds are the widest prices a product can have (products_price_nonnegative, numeric(10,2)).
+ */
+function pricedPage(
+  filter: ProductFilter,
+  page: { sort: ProductSort; skip: number; take: number },
+): Prisma.Sql {
+  const { column, direction } = SORT_KEY[page.sort];
+  const pageOf = (condition: Prisma.Sql) => Prisma.sql`(
+          SELECT ${productColumnsAsStored}
+            FROM products p
+           WHERE p.active AND ${condition}
+           ORDER BY p.${column} ${direction}, p.id ${direction}
+           LIMIT ${page.take} OFFSET ${page.skip})`;
+  const inRange = Prisma.sql`p.price >= t.low AND p.price <= t.high`;
+  const pages =
+    page.sort === 'price_asc' || page.sort === 'price_desc'
+      ? pageOf(inRange)
+      : Prisma.sql`${pageOf(Prisma.sql`CASE WHEN ${inRange} THEN true ELSE false END
+                                        AND t.total * t.total >= t.walk_limit`)}
+          UNION ALL
+          ${pageOf(Prisma.sql`${inRange} AND t.total * t.total < t.walk_limit`)}`;
+  return Prisma.sql`
+      SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
+        FROM (
+          SELECT b.low, b.high, active_products_priced_within(b.low, b.high) AS total,
+                 ${page.skip + page.take}::bigint
+                   * (SELECT coalesce(sum(active_products), 0) FROM category_product_counts)
+                   AS walk_limit
+            FROM (SELECT coalesce(${optionalDecimal(filter.minPrice)}::numeric, 0) AS low,
+                         coalesce(${optionalDecimal(filter.maxPrice)}::numeric, 99999999.99) AS high) b
+          OFFSET 0
+        ) t
+        LEFT JOIN LATERAL (${pages}) page ON true
+       ORDER BY page.${column} ${direction}, page.id ${direction}`;
 }
 
 /** Product detail carries this many of the newest reviews; the reviews endpoint pages the rest. */
