@@ -103,7 +103,13 @@ describe('a price range without a category', () => {
           [50, 2],
         ] as const) {
           const want = await expected(bounds, sort, limit, page);
-          expect({ bounds, sort, limit, page, ...(await listed(bounds, sort, limit, page)) }).toEqual({
+          expect({
+            bounds,
+            sort,
+            limit,
+            page,
+            ...(await listed(bounds, sort, limit, page)),
+          }).toEqual({
             bounds,
             sort,
             limit,
