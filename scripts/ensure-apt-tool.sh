@@ -17,13 +17,15 @@ sudo=''
 [ "$(id -u)" -eq 0 ] || sudo='sudo'
 # turbo runs the packages' test:setup side by side, and two apt-gets at once fail on dpkg's lock:
 # one install at a time, and a tool a neighbour installed meanwhile is not installed again.
-exec 9>"${TMPDIR:-/tmp}/dogshop-ensure-apt-tool.lock"
+# The lock is this script itself (opened for reading: no file to create or own).
+exec 9<"${BASH_SOURCE[0]}"
 flock 9
 if command -v "$command_name" >/dev/null || { [ -n "$extra_path" ] && [ -x "$extra_path" ]; }; then
   exit 0
 fi
 echo "installing $package (for $command_name, needed by $needed_by)" >&2
-# Waits for an apt run outside this script (unattended upgrades) instead of failing at once.
+# The install waits for dpkg's lock when an apt run outside this script holds it (unattended
+# upgrades) instead of failing at once.
 apt_get=($sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300)
 "${apt_get[@]}" update -qq
 "${apt_get[@]}" install -y -qq --no-install-recommends "$package" >/dev/null

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ProductSort } from '@dogshop/contracts/shop';
 import pg from 'pg';
+import { sqlReads } from '../src/db/sql-reads.js';
 import { importCatalogue, type Catalogue } from '../src/modules/catalogue-import/service.js';
+import { findActiveProducts } from '../src/modules/products/repository.js';
 import { createTestApp, type TestApp } from './support/app.js';
 
 const PRODUCTS = 240;
@@ -91,7 +93,9 @@ describe('a price range without a category', () => {
       { max: 100 },
       { min: 119 },
       { min: 0, max: 1_000_000 },
-      { min: 60.25, max: 60.25 },
+      { min: 30, max: 70 },
+      { min: 60.5, max: 60.5 },
+      { min: 50, max: 65 },
       { min: 200 },
     ];
     const ways = new Set<string>();
@@ -132,5 +136,34 @@ describe('a price range without a category', () => {
     );
     expect(await listed(bounds, 'newest', 20, 1)).toEqual({ ids: [rows[0]!.id], total: 1 });
     expect(await listed(bounds, 'name', 20, 1)).toEqual(await expected(bounds, 'name', 20, 1));
+  });
+
+  it('keeps one plan on a connection: PostgreSQL switches to the generic plan, and it answers every range', async () => {
+    // One connection, so that every call meets the same prepared statement.
+    const pool = new pg.Pool({ connectionString: t.config.databaseUrl, max: 1 });
+    try {
+      const reads = sqlReads(pool);
+      const ranges: Bounds[] = [];
+      for (let i = 0; i < 4; i += 1) ranges.push({ min: 10, max: 11 }, { min: 1, max: 110 });
+      for (const bounds of ranges) {
+        const { total, rows } = await findActiveProducts(
+          reads,
+          { terms: [], minPrice: bounds.min, maxPrice: bounds.max },
+          { sort: 'newest', skip: 0, take: 20 },
+        );
+        expect({ bounds, total, ids: rows.map((r) => r.id) }).toEqual({
+          bounds,
+          ...(await expected(bounds, 'newest', 20, 1)),
+        });
+      }
+      const { rows } = await pool.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements
+          WHERE statement LIKE '%walk_limit%'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(ranges.length - 5);
+    } finally {
+      await pool.end();
+    }
   });
 });

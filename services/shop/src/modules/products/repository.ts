@@ -78,7 +78,7 @@ const productColumnsAsStored = Prisma.raw(
 
 /**
  * The category's name of each page row, looked up by primary key: a subquery the planner needs
- * no join order for (the price and search statements are planned per call), run for the page's
+ * no join order for (the search statement and price bounds within a category are planned per call), run for the page's
  * rows only.
  */
 const categoryName = (alias: 'page') =>
@@ -196,10 +196,11 @@ export async function findActiveProducts(
  * the total, which the executor evaluates once: only one runs.
  *
  * The bounds reach the pages through the subquery `t`, so the planner sees neither their values
- * nor the total: every plan of the statement is the same, PostgreSQL keeps it after five calls
- * (a named statement), and no range gets another range's plan. The walk tests the range inside a
- * CASE, an expression the planner gives no index and a neutral selectivity, so that the walk is
- * planned as the walk of the sort's index. A price sort walks the price index either way. Null
+ * nor the total: a plan made for some bounds has the generic plan's shape, PostgreSQL keeps the
+ * generic plan after five calls (a named statement; its test checks that it does), and a wide
+ * range never runs a narrow range's plan. The walk tests the range inside a CASE, which the
+ * planner gives no index and a neutral selectivity, so that it plans the walk of the sort's
+ * index. A price sort walks the price index either way. Null
  * bounds are the widest prices a product can have (products_price_nonnegative, numeric(10,2)).
  */
 function pricedPage(
