@@ -137,6 +137,21 @@ describe('a price range without a category', () => {
     expect(await listed(bounds, 'newest', 20, 1)).toEqual({ ids: [rows[0]!.id], total: 1 });
     expect(await listed(bounds, 'name', 20, 1)).toEqual(await expected(bounds, 'name', 20, 1));
   });
+});
+
+describe('a price range on 10,000 more products', () => {
+  // Where PostgreSQL's choice between its plans shows: with a handful of rows every plan is cheap.
+  beforeAll(async () => {
+    await sql.query(`
+      INSERT INTO categories (name, description, sort_order)
+      VALUES ('Bulk', 'Bulk', 9)`);
+    await sql.query(`
+      INSERT INTO products (name, description, price, category_id, stock, active, updated_at)
+      SELECT 'Bulk ' || i, 'A bulk product', (i % 400) + (i % 4) * 0.25,
+             (SELECT id FROM categories WHERE name = 'Bulk'), 1, i % 10 <> 0, now()
+        FROM generate_series(1, 10000) i`);
+    await sql.query('ANALYZE products');
+  });
 
   it('keeps one plan on a connection: PostgreSQL switches to the generic plan, and it answers every range', async () => {
     // One connection, so that every call meets the same prepared statement.
@@ -144,7 +159,7 @@ describe('a price range without a category', () => {
     try {
       const reads = sqlReads(pool);
       const ranges: Bounds[] = [];
-      for (let i = 0; i < 4; i += 1) ranges.push({ min: 10, max: 11 }, { min: 1, max: 110 });
+      for (let i = 0; i < 4; i += 1) ranges.push({ min: 10, max: 11 }, { min: 30, max: 230 });
       for (const bounds of ranges) {
         const { total, rows } = await findActiveProducts(
           reads,

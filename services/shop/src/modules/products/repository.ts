@@ -195,10 +195,12 @@ export async function findActiveProducts(
  * when total² ≥ (skip + take) × active, and both ways sit in the plan under one-time filters on
  * the total, which the executor evaluates once: only one runs.
  *
- * The bounds reach the pages through the subquery `t`, so the planner sees neither their values
- * nor the total: a plan made for some bounds has the generic plan's shape, PostgreSQL keeps the
- * generic plan after five calls (a named statement; its test checks that it does), and a wide
- * range never runs a narrow range's plan. The walk tests the range inside a CASE, which the
+ * The bounds, LIMIT and OFFSET reach the pages through the subquery `t`, so the planner sees
+ * none of the values nor the total: a plan made for some values costs what the generic plan
+ * costs, so PostgreSQL keeps the generic plan after five calls (a named statement; its test
+ * checks that it does, on 10,000 products), and a wide range never runs a narrow range's plan.
+ * (With LIMIT and OFFSET as plain parameters, the plans made for their values looked cheaper
+ * than the generic one, and PostgreSQL planned every call.) The walk tests the range inside a CASE, which the
  * planner gives no index and a neutral selectivity, so that it plans the walk of the sort's
  * index. A price sort walks the price index either way. Null
  * bounds are the widest prices a product can have (products_price_nonnegative, numeric(10,2)).
@@ -213,7 +215,7 @@ function pricedPage(
             FROM products p
            WHERE p.active AND ${condition}
            ORDER BY p.${column} ${direction}, p.id ${direction}
-           LIMIT ${page.take} OFFSET ${page.skip})`;
+           LIMIT t.take OFFSET t.skip)`;
   const inRange = Prisma.sql`p.price >= t.low AND p.price <= t.high`;
   const pages =
     page.sort === 'price_asc' || page.sort === 'price_desc'
@@ -225,12 +227,15 @@ function pricedPage(
   return Prisma.sql`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (
-          SELECT b.low, b.high, active_products_priced_within(b.low, b.high) AS total,
-                 ${page.skip + page.take}::bigint
+          SELECT b.low, b.high, b.take, b.skip,
+                 active_products_priced_within(b.low, b.high) AS total,
+                 (b.skip + b.take)
                    * (SELECT coalesce(sum(active_products), 0) FROM category_product_counts)
                    AS walk_limit
             FROM (SELECT coalesce(${optionalDecimal(filter.minPrice)}::numeric, 0) AS low,
-                         coalesce(${optionalDecimal(filter.maxPrice)}::numeric, 99999999.99) AS high) b
+                         coalesce(${optionalDecimal(filter.maxPrice)}::numeric, 99999999.99) AS high,
+                         ${page.take}::bigint AS take,
+                         ${page.skip}::bigint AS skip) b
           OFFSET 0
         ) t
         LEFT JOIN LATERAL (${pages}) page ON true
