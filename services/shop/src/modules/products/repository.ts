@@ -78,8 +78,8 @@ const productColumnsAsStored = Prisma.raw(
 
 /**
  * The category's name of each page row, looked up by primary key: a subquery the planner needs
- * no join order for (the search statement and price bounds within a category are planned per call), run for the page's
- * rows only.
+ * no join order for (the search statement and price bounds within a category are planned per
+ * call), run for the page's rows only.
  */
 const categoryName = (alias: 'page') =>
   Prisma.raw(
@@ -187,6 +187,9 @@ export async function findActiveProducts(
   };
 }
 
+/** The highest price `numeric(10,2)` holds. */
+const HIGHEST_PRICE = new Decimal('99999999.99');
+
 /**
  * The list statement for price bounds without a category or search: the exact total from the
  * kept counts per unit of price (migration *_active_products_priced_within), and the page one
@@ -200,16 +203,18 @@ export async function findActiveProducts(
  * costs, so PostgreSQL keeps the generic plan after five calls (a named statement; its test
  * checks that it does, on 10,000 products), and a wide range never runs a narrow range's plan.
  * (With LIMIT and OFFSET as plain parameters, the plans made for their values looked cheaper
- * than the generic one, and PostgreSQL planned every call.) The walk tests the range inside a CASE, which the
- * planner gives no index and a neutral selectivity, so that it plans the walk of the sort's
- * index. A price sort walks the price index either way. Null
- * bounds are the widest prices a product can have (products_price_nonnegative, numeric(10,2)).
+ * than the generic one, and PostgreSQL planned every call.) The walk tests the range inside a
+ * CASE, which the planner gives no index and a neutral selectivity, so that it plans the walk of
+ * the sort's index. A price sort walks the price index either way. A missing bound is the
+ * widest price a product can have (products_price_nonnegative, HIGHEST_PRICE).
  */
 function pricedPage(
   filter: ProductFilter,
   page: { sort: ProductSort; skip: number; take: number },
 ): Prisma.Sql {
   const { column, direction } = SORT_KEY[page.sort];
+  const low = new Decimal(filter.minPrice ?? 0);
+  const high = filter.maxPrice === undefined ? HIGHEST_PRICE : new Decimal(filter.maxPrice);
   const pageOf = (condition: Prisma.Sql) => Prisma.sql`(
           SELECT ${productColumnsAsStored}
             FROM products p
@@ -232,8 +237,8 @@ function pricedPage(
                  (b.skip + b.take)
                    * (SELECT coalesce(sum(active_products), 0) FROM category_product_counts)
                    AS walk_limit
-            FROM (SELECT coalesce(${optionalDecimal(filter.minPrice)}::numeric, 0) AS low,
-                         coalesce(${optionalDecimal(filter.maxPrice)}::numeric, 99999999.99) AS high,
+            FROM (SELECT ${low}::numeric AS low,
+                         ${high}::numeric AS high,
                          ${page.take}::bigint AS take,
                          ${page.skip}::bigint AS skip) b
           OFFSET 0
@@ -272,5 +277,3 @@ export async function isProductVisible(db: Db, id: number): Promise<boolean> {
   const found = await db.product.findFirst({ where: { id, active: true }, select: { id: true } });
   return found !== null;
 }
-
-const optionalDecimal = (n: number | undefined) => (n === undefined ? null : new Decimal(n));
