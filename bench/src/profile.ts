@@ -1,4 +1,4 @@
-// `pnpm --filter @dogshop/bench profile <shop|directory> <path> [seconds]`: runs a service with
+// `pnpm --filter @dogshop/bench profile <shop|floor|directory> <path> [seconds]`: runs a service with
 // --cpu-prof under load on one route (GET; for the shop also POST /orders with 3-item bodies) and
 // prints where its CPU time went, by package and by function. Profiles stay in bench/results/tmp/.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { freePort } from '@dogshop/child-processes';
 import { withCpu, type CpuTargets } from './infra/cpu.js';
 import {
   startHandlerDirectory,
+  startCatalogueFloor,
   startMongoStandIn,
   startShop,
   type RunningService,
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
   const profileDir = path.join(BENCH_ROOT, 'results', 'tmp', `profile-${Date.now()}`);
   mkdirSync(profileDir, { recursive: true });
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  if (service === 'shop') {
+  if (service === 'shop' || service === 'floor') {
     const pg = await startPostgres({
       dir: path.join(options.dataDir, 'postgres'),
       port: await freePort(),
@@ -80,7 +81,10 @@ async function main(): Promise<void> {
       const ctx = { options, pg, log: console.log, report: { datasets: {} } } as unknown as Context;
       const { database: template } = await ensureShopDataset(ctx, options.products);
       const database = await cloneDataset(ctx, template, 'bench_profile');
-      const shop = await startShop(pg.url(database), { nodeArgs });
+      const shop =
+        service === 'floor'
+          ? await startCatalogueFloor(pg.url(database), { nodeArgs })
+          : await startShop(pg.url(database), { nodeArgs });
       try {
         let requests: HttpRequestSpec[] = [{ path: route }];
         if (route === '/orders')

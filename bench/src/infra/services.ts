@@ -94,10 +94,14 @@ export function startShop(
  * The catalogue floor (bare Fastify, `pg`, the shop's own read functions: F-*), in its own process
  * with the shop's database settings and API key, beside the shop.
  */
-export function startCatalogueFloor(databaseUrl: string): Promise<RunningService> {
+export function startCatalogueFloor(
+  databaseUrl: string,
+  opts: { nodeArgs?: string[] } = {},
+): Promise<RunningService> {
   return startService('catalogue-floor', {
     dir: path.join(import.meta.dirname, '..', 'servers'),
     args: ['catalogue-floor.mjs'],
+    extraNodeArgs: opts.nodeArgs ?? [],
     env: {
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: String(SHOP_POOL_MAX),

@@ -1,7 +1,7 @@
 import type { AdminProductSort } from '@dogshop/contracts/shop';
 import type { Db, Tx } from '../../db/client.js';
 import type { KeysetPosition } from '../../domain/keyset.js';
-import { termConditions } from '../products/search-terms.js';
+import { likePattern, termCondition } from '../products/search-terms.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 /** The back office's filter of products (the list and its export). */
@@ -38,7 +38,7 @@ const columns = Prisma.sql`p.id, p.name, p.description, p.price::text AS price, 
 
 /**
  * The filter as SQL on `products p`. `q` is the product's number or words that must all occur
- * in its name or description, matched as the storefront's search matches them (termConditions).
+ * in its name or description, matched as the storefront's search matches them (termCondition).
  */
 function conditions(filter: ProductFilter): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
@@ -55,7 +55,7 @@ function conditions(filter: ProductFilter): Prisma.Sql[] {
   if (filter.q !== undefined) {
     const terms = filter.q.split(/\s+/).filter(Boolean).slice(0, MAX_TERMS);
     const text = Prisma.join(
-      terms.flatMap((term) => termConditions(term)),
+      terms.map((term) => termCondition(term, Prisma.sql`${likePattern(term)}`)),
       ' AND ',
     );
     const number = /^\d{1,10}$/.test(filter.q) ? Number(filter.q) : 0;

@@ -4,7 +4,7 @@ import type { SqlReads } from '../../db/sql-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
-import { termConditions } from './search-terms.js';
+import { likePattern, termCondition } from './search-terms.js';
 import {
   reviewPageJson,
   reviewRows,
@@ -78,8 +78,7 @@ const productColumnsAsStored = Prisma.raw(
 
 /**
  * The category's name of each page row, looked up by primary key: a subquery the planner needs
- * no join order for (the search statement and price bounds within a category are planned per
- * call), run for the page's rows only.
+ * no join order for, run for the page's rows only.
  */
 const categoryName = (alias: 'page') =>
   Prisma.raw(
@@ -103,33 +102,27 @@ const categoryName = (alias: 'page') =>
  *   many match, or reads the range from the price index and sorts it when few do.
  * - Price bounds within a category: an exact `count(*)` of the matches, through the (active,
  *   price) index; its cost grows with the matches.
- * - A search: every term is a `LIKE` on `search_text` (name and description, lower-cased), and
- *   from three characters also the tokens holding it, all terms one scan of the token index
- *   (termConditions). The matches are found once (a MATERIALIZED CTE of ids and sort keys) and
- *   both counted and paged from there, instead of the page walking the sort's index and testing
- *   each row's text. Its cost grows with the products that hold every term.
+ * - A search (searchPage): each term is found through the token index, or by a `LIKE` on
+ *   `search_text` under three characters (termCondition). The matches are found once (a
+ *   MATERIALIZED CTE of ids and sort keys) and both counted and paged from there, instead of the
+ *   page walking the sort's index and testing each row's text. Its cost grows with the products
+ *   that hold every term.
  *
- * The browse and price statements are prepared once per connection like the others (the price
- * statement's plan holds both ways, so one plan serves every range); the search statement and a
- * price range within a category end in PLAN_PER_CALL, since their best plan depends on the
- * values (db/prepared-statements.ts).
+ * Each statement is prepared once per connection (db/prepared-statements.ts) and PostgreSQL keeps
+ * its generic plan where that plan holds for every value: browsing, the price list (whose plan
+ * holds both ways of paging) and the search (whose values the planner never sees). Price bounds
+ * within a category end in PLAN_PER_CALL, since their best plan depends on the values.
  */
 export async function findActiveProducts(
   reads: SqlReads,
   filter: ProductFilter,
   page: { sort: ProductSort; skip: number; take: number },
 ): Promise<{ total: number; rows: ProductRow[] }> {
-  // The category and its descendants (UNION: a cycle cannot loop); categories are few, so the
-  // page and the total may each walk the tree.
+  if (filter.terms.length > 0) {
+    return listed(await reads.rows<ListRow>(searchPage(filter, page)));
+  }
   const subtree =
-    filter.categoryId === undefined
-      ? undefined
-      : Prisma.sql`WITH RECURSIVE tree AS (
-            SELECT id FROM categories WHERE id = ${filter.categoryId}
-            UNION
-            SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id
-          )
-          SELECT id FROM tree`;
+    filter.categoryId === undefined ? undefined : subtreeOf(Prisma.sql`${filter.categoryId}`);
   const conditions = [Prisma.sql`p.active`];
   if (subtree) conditions.push(Prisma.sql`p.category_id IN (${subtree})`);
   // As Decimals, like the column: exact, and bound as numeric parameters.
@@ -137,27 +130,12 @@ export async function findActiveProducts(
     conditions.push(Prisma.sql`p.price >= ${new Decimal(filter.minPrice)}`);
   if (filter.maxPrice !== undefined)
     conditions.push(Prisma.sql`p.price <= ${new Decimal(filter.maxPrice)}`);
-  for (const term of filter.terms) conditions.push(...termConditions(term));
   const where = Prisma.join(conditions, ' AND ');
   const { column, direction } = SORT_KEY[page.sort];
   const pageOrder = Prisma.sql`page.${column} ${direction}, page.id ${direction}`;
 
   let rows: ListRow[];
-  if (filter.terms.length > 0) {
-    rows = await reads.rows<ListRow>(Prisma.sql`
-      SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
-        FROM (
-          WITH matches AS MATERIALIZED (
-            SELECT p.id, p.${column} AS key FROM products p WHERE ${where}
-          )
-          SELECT (SELECT count(*) FROM matches) AS total,
-                 ARRAY(SELECT id FROM matches
-                        ORDER BY key ${direction}, id ${direction}
-                        LIMIT ${page.take} OFFSET ${page.skip}) AS ids
-        ) t
-        LEFT JOIN products page ON page.id = ANY (t.ids)
-       ORDER BY ${pageOrder} ${PLAN_PER_CALL}`);
-  } else if (!subtree && (filter.minPrice !== undefined || filter.maxPrice !== undefined)) {
+  if (!subtree && (filter.minPrice !== undefined || filter.maxPrice !== undefined)) {
     rows = await reads.rows<ListRow>(pricedPage(filter, page));
   } else {
     const browsing = filter.minPrice === undefined && filter.maxPrice === undefined;
@@ -178,6 +156,11 @@ export async function findActiveProducts(
         ) page ON true
        ORDER BY ${pageOrder} ${browsing ? Prisma.empty : PLAN_PER_CALL}`);
   }
+  return listed(rows);
+}
+
+/** The total and the page of a list statement's rows. */
+function listed(rows: ListRow[]): { total: number; rows: ProductRow[] } {
   return {
     total: Number(rows[0]?.total ?? 0),
     // An empty page is the one row of the total with nulls beside it.
@@ -185,6 +168,81 @@ export async function findActiveProducts(
       .filter((r): r is { total: string } & ProductRow => r.id !== null)
       .map(({ total: _total, ...product }) => product),
   };
+}
+
+/**
+ * The ids of a category and its descendants (UNION: a cycle cannot loop); categories are few, so
+ * the page and the total may each walk the tree.
+ */
+const subtreeOf = (categoryId: Prisma.Sql) => Prisma.sql`WITH RECURSIVE tree AS (
+            SELECT id FROM categories WHERE id = ${categoryId}
+            UNION
+            SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id
+          )
+          SELECT id FROM tree`;
+
+/**
+ * The search statement. Its values (terms, bounds, category, LIMIT, OFFSET) sit in the one-row
+ * CTE `v` and every condition reads them from there, so the planner sees none of them: a plan
+ * made for some values costs what the generic plan costs, and PostgreSQL keeps the generic plan
+ * after five calls (its test checks that it does, on 10,000 products). Planning per call cost
+ * about as much as running the search at 10,000 products. The plan is the same for every term:
+ * the token index finds the products that hold them all, and the heap gives price, `active` and
+ * the sort key. The price range is tested in a CASE: with bounds it cannot see, the planner
+ * would take any range for a narrow one and AND the token scan with the price index, which reads
+ * every product in the range (at a million products, slower than the range test on the heap).
+ */
+function searchPage(
+  filter: ProductFilter,
+  page: { sort: ProductSort; skip: number; take: number },
+): Prisma.Sql {
+  const { column, direction } = SORT_KEY[page.sort];
+  const values: Prisma.Sql[] = [];
+  /** Puts a value into `v` and returns how a condition reads it. */
+  const value = (name: string, sql: Prisma.Sql) => {
+    values.push(Prisma.sql`${sql} AS ${Prisma.raw(name)}`);
+    return Prisma.raw(`(SELECT ${name} FROM v)`);
+  };
+  const take = value('take', Prisma.sql`${page.take}::bigint`);
+  const skip = value('skip', Prisma.sql`${page.skip}::bigint`);
+  const conditions = [Prisma.sql`p.active`];
+  if (filter.categoryId !== undefined) {
+    const category = value('category', Prisma.sql`${filter.categoryId}::int`);
+    conditions.push(Prisma.sql`p.category_id IN (${subtreeOf(category)})`);
+  }
+  const range: Prisma.Sql[] = [];
+  if (filter.minPrice !== undefined) {
+    range.push(
+      Prisma.sql`p.price >= ${value('low', Prisma.sql`${new Decimal(filter.minPrice)}::numeric`)}`,
+    );
+  }
+  if (filter.maxPrice !== undefined) {
+    range.push(
+      Prisma.sql`p.price <= ${value('high', Prisma.sql`${new Decimal(filter.maxPrice)}::numeric`)}`,
+    );
+  }
+  if (range.length > 0) {
+    conditions.push(Prisma.sql`CASE WHEN ${Prisma.join(range, ' AND ')} THEN true ELSE false END`);
+  }
+  filter.terms.forEach((term, i) => {
+    conditions.push(
+      termCondition(term, value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`)),
+    );
+  });
+  return Prisma.sql`
+      SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
+        FROM (
+          WITH v AS MATERIALIZED (SELECT ${Prisma.join(values, ', ')}),
+          matches AS MATERIALIZED (
+            SELECT p.id, p.${column} AS key FROM products p WHERE ${Prisma.join(conditions, ' AND ')}
+          )
+          SELECT (SELECT count(*) FROM matches) AS total,
+                 ARRAY(SELECT id FROM matches
+                        ORDER BY key ${direction}, id ${direction}
+                        LIMIT ${take} OFFSET ${skip}) AS ids
+        ) t
+        LEFT JOIN products page ON page.id = ANY (t.ids)
+       ORDER BY page.${column} ${direction}, page.id ${direction}`;
 }
 
 /** The highest price `numeric(10,2)` holds. */

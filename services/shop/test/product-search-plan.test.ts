@@ -1,0 +1,158 @@
+// The search statement keeps its values from the planner (products/repository.ts, searchPage), so
+// PostgreSQL keeps one generic plan per statement shape on a connection. On 10,000 products, where
+// PostgreSQL's choice between its plans shows, that plan must answer every kind of search as a
+// plain substring filter does — common and rare terms, terms of one and two characters, price
+// bounds wide and narrow, a category — for every sort, page and total; and it must be the plan in
+// use after five calls.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ProductSort } from '@dogshop/contracts/shop';
+import pg from 'pg';
+import { sqlReads } from '../src/db/sql-reads.js';
+import { findActiveProducts, type ProductFilter } from '../src/modules/products/repository.js';
+import { createTestApp, type TestApp } from './support/app.js';
+
+const ORDER: Record<ProductSort, string> = {
+  newest: 'created_at DESC, id DESC',
+  price_asc: 'price ASC, id ASC',
+  price_desc: 'price DESC, id DESC',
+  name: 'name ASC, id ASC',
+};
+
+let t: TestApp;
+let sql: pg.Pool;
+let categories: { parent: number; child: number };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  sql = new pg.Pool({ connectionString: t.config.databaseUrl, max: 2 });
+  const inserted = await sql.query<{ id: number }>(`
+    INSERT INTO categories (name, description, sort_order)
+    VALUES ('Gear', 'Gear', 0) RETURNING id`);
+  const parent = inserted.rows[0]!.id;
+  const child = await sql.query<{ id: number }>(
+    `INSERT INTO categories (name, description, parent_id, sort_order)
+     VALUES ('Leads', 'Leads', $1, 1) RETURNING id`,
+    [parent],
+  );
+  categories = { parent, child: child.rows[0]!.id };
+  // Three materials and four nouns in names and descriptions, a number of its own per product
+  // (rare terms), punctuation after some words, prices over 0.25–399.75, a tenth inactive.
+  await sql.query(
+    `INSERT INTO products (name, description, price, category_id, stock, active, updated_at)
+     SELECT initcap((ARRAY['leather', 'nylon', 'wool'])[1 + i % 3]) || ' '
+              || (ARRAY['collar', 'lead', 'vest', 'bowl'])[1 + i % 4] || ' No. ' || i,
+            'Pairs well with our ' || (ARRAY['wool', 'leather', 'nylon'])[1 + i % 7 % 3] || ' '
+              || (ARRAY['lead.', 'collar,', 'bowl', 'vest'])[1 + i % 5 % 4] || ' Sturdy.',
+            (i % 400) + (i % 4) * 0.25,
+            CASE WHEN i % 3 = 0 THEN $2::int ELSE $1::int END,
+            1, i % 10 <> 0, now() - i * interval '1 minute'
+       FROM generate_series(1, 10000) i`,
+    [categories.parent, categories.child],
+  );
+  await sql.query('ANALYZE products');
+});
+afterAll(async () => {
+  await sql.end();
+  await t.close();
+});
+
+type Search = Omit<ProductFilter, 'categoryId'> & { category?: 'parent' | 'child' };
+
+/** The ids and total a plain substring filter gives (strpos: no LIKE, no tokens). */
+async function expected(search: Search, sort: ProductSort, skip: number, take: number) {
+  const where = ['active'];
+  const params: unknown[] = [];
+  for (const term of search.terms) {
+    where.push(`strpos(search_text, lower($${params.push(term)})) > 0`);
+  }
+  if (search.minPrice !== undefined) where.push(`price >= $${params.push(search.minPrice)}`);
+  if (search.maxPrice !== undefined) where.push(`price <= $${params.push(search.maxPrice)}`);
+  if (search.category === 'child') {
+    where.push(`category_id = $${params.push(categories.child)}`);
+  }
+  const filter = where.join(' AND ');
+  const total = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM products WHERE ${filter}`,
+    params,
+  );
+  const page = await sql.query<{ id: number }>(
+    `SELECT id FROM products WHERE ${filter} ORDER BY ${ORDER[sort]}
+      LIMIT ${take} OFFSET ${skip}`,
+    params,
+  );
+  return { total: total.rows[0]!.n, ids: page.rows.map((r) => r.id) };
+}
+
+const SEARCHES: Search[] = [
+  { terms: ['leather', 'collar'], minPrice: 20, maxPrice: 250 },
+  { terms: ['WOOL', 'bowl'], minPrice: 10, maxPrice: 11 },
+  { terms: ['nylon', 'lead'], minPrice: 0.25, maxPrice: 399.75 },
+  { terms: ['1234'], minPrice: 30 },
+  { terms: ['no.', 'vest'], maxPrice: 99.5 },
+  { terms: ['lea', 'st'], minPrice: 100, maxPrice: 300 },
+  { terms: ['x'], category: 'child' },
+  { terms: ['collar,', 'wool'], category: 'parent', maxPrice: 200 },
+  { terms: ['sturdy.', 'leather', 'lead'] },
+  { terms: ['zebra'], minPrice: 1 },
+];
+
+describe('the search statement on 10,000 products', () => {
+  it('answers every kind of search as a plain substring filter does, for every sort and page', async () => {
+    for (const search of SEARCHES) {
+      for (const sort of Object.keys(ORDER) as ProductSort[]) {
+        for (const [skip, take] of [
+          [0, 20],
+          [40, 7],
+        ] as const) {
+          const { category, ...filter } = search;
+          const categoryId = category === undefined ? undefined : categories[category];
+          const { total, rows } = await findActiveProducts(
+            sqlReads(sql),
+            { ...filter, categoryId },
+            { sort, skip, take },
+          );
+          expect({ search, sort, skip, total, ids: rows.map((r) => r.id) }).toEqual({
+            search,
+            sort,
+            skip,
+            ...(await expected(search, sort, skip, take)),
+          });
+        }
+      }
+    }
+  });
+
+  it('keeps one plan on a connection: PostgreSQL switches to the generic plan, and it answers every search', async () => {
+    // One connection, so that every call meets the same prepared statement; common and rare
+    // terms, wide and narrow ranges alternate so that the reused plan meets each.
+    const pool = new pg.Pool({ connectionString: t.config.databaseUrl, max: 1 });
+    try {
+      const reads = sqlReads(pool);
+      const searches: Search[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        searches.push(
+          { terms: ['leather', 'collar'], minPrice: 10, maxPrice: 11 },
+          { terms: ['nylon', `${4321 + i}`], minPrice: 0.25, maxPrice: 399.75 },
+        );
+      }
+      for (const search of searches) {
+        const { total, rows } = await findActiveProducts(reads, search, {
+          sort: 'newest',
+          skip: 0,
+          take: 20,
+        });
+        expect({ search, total, ids: rows.map((r) => r.id) }).toEqual({
+          search,
+          ...(await expected(search, 'newest', 0, 20)),
+        });
+      }
+      const { rows } = await pool.query<{ generic_plans: string }>(
+        `SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE '%term_1%'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(searches.length - 5);
+    } finally {
+      await pool.end();
+    }
+  });
+});
