@@ -2,12 +2,12 @@
 // PostgreSQL keeps one generic plan per statement shape on a connection. On 10,000 products, where
 // PostgreSQL's choice between its plans shows, that plan must answer every kind of search as a
 // plain substring filter does — common and rare terms, terms of one and two characters, price
-// bounds wide and narrow, a category — for every sort, page and total; and it must be the plan in
-// use after five calls.
+// bounds wide and narrow (the token index or the price index), a category, more terms than are
+// prepared — for every sort, page and total; and it must be the plan in use after five calls.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ProductSort } from '@dogshop/contracts/shop';
 import pg from 'pg';
-import { sqlReads } from '../src/db/sql-reads.js';
+import { sqlReads, type SqlReads } from '../src/db/sql-reads.js';
 import { findActiveProducts, type ProductFilter } from '../src/modules/products/repository.js';
 import { createTestApp, type TestApp } from './support/app.js';
 
@@ -94,44 +94,37 @@ const SEARCHES: Search[] = [
   { terms: ['collar,', 'wool'], category: 'parent', maxPrice: 200 },
   { terms: ['sturdy.', 'leather', 'lead'] },
   { terms: ['zebra'], minPrice: 1 },
+  { terms: ['leather'], minPrice: 13, maxPrice: 14.5 },
+  { terms: ['le', 'collar'], minPrice: 100, maxPrice: 102 },
+  { terms: ['x', 'no.'], category: 'child', maxPrice: 3 },
+  { terms: ['wool', 'ar', 'no.', 'sturdy', 'l'], minPrice: 5, maxPrice: 300 },
+  { terms: ['nylon', 'o', 'vest', 'pairs'] },
 ];
 
 describe('the search statement on 10,000 products', () => {
-  it('answers every kind of search as a plain substring filter does, for every sort and page', async () => {
-    for (const search of SEARCHES) {
-      for (const sort of Object.keys(ORDER) as ProductSort[]) {
-        for (const [skip, take] of [
-          [0, 20],
-          [40, 7],
-        ] as const) {
-          const { category, ...filter } = search;
-          const categoryId = category === undefined ? undefined : categories[category];
-          const { total, rows } = await findActiveProducts(
-            sqlReads(sql),
-            { ...filter, categoryId },
-            { sort, skip, take },
-          );
-          expect({ search, sort, skip, total, ids: rows.map((r) => r.id) }).toEqual({
-            search,
-            sort,
-            skip,
-            ...(await expected(search, sort, skip, take)),
-          });
-        }
-      }
+  it('answers every kind of search as a plain substring filter does, for every sort and page, in the generic plan', async () => {
+    const generic = new pg.Pool({
+      connectionString: t.config.databaseUrl,
+      max: 1,
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
+    try {
+      await answersEverySearch(sqlReads(generic));
+    } finally {
+      await generic.end();
     }
   });
 
   it('keeps one plan on a connection: PostgreSQL switches to the generic plan, and it answers every search', async () => {
     // One connection, so that every call meets the same prepared statement; common and rare
-    // terms, wide and narrow ranges alternate so that the reused plan meets each.
+    // terms, wide and narrow ranges alternate so that the reused plan reads both ways.
     const pool = new pg.Pool({ connectionString: t.config.databaseUrl, max: 1 });
     try {
       const reads = sqlReads(pool);
       const searches: Search[] = [];
       for (let i = 0; i < 4; i += 1) {
         searches.push(
-          { terms: ['leather', 'collar'], minPrice: 10, maxPrice: 11 },
+          { terms: ['leather', 'collar'], minPrice: 13, maxPrice: 14 },
           { terms: ['nylon', `${4321 + i}`], minPrice: 0.25, maxPrice: 399.75 },
         );
       }
@@ -147,7 +140,7 @@ describe('the search statement on 10,000 products', () => {
         });
       }
       const { rows } = await pool.query<{ generic_plans: string }>(
-        `SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE '%term_1%'`,
+        `SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE '%term\\_1%'`,
       );
       expect(rows).toHaveLength(1);
       expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(searches.length - 5);
@@ -155,4 +148,66 @@ describe('the search statement on 10,000 products', () => {
       await pool.end();
     }
   });
+
+  it('reads a narrow range from the price index and a wide one from the token index, in one generic plan', async () => {
+    const client = new pg.Client({
+      connectionString: t.config.databaseUrl,
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
+    await client.connect();
+    try {
+      /** The plan's lines of the scans that ran (not "never executed"). */
+      const scansRun = async (search: Search) => {
+        let statement: { text: string; values: unknown[] } | undefined;
+        const capture: SqlReads = {
+          async rows<T>(query: { text: string; values: unknown[] }) {
+            statement = { text: query.text, values: query.values.map(String) };
+            return [] as T[];
+          },
+        };
+        await findActiveProducts(capture, search, { sort: 'newest', skip: 0, take: 20 });
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${statement!.text}`,
+          statement!.values,
+        );
+        return rows
+          .map((r) => r['QUERY PLAN'])
+          .filter((line) => /Scan using|Index Scan on/.test(line) && !/never executed/.test(line))
+          .join('\n');
+      };
+      const narrow = await scansRun({ terms: ['leather'], minPrice: 13, maxPrice: 14 });
+      expect(narrow).toMatch(/products_active_price_id_idx .*actual rows=[1-9]/);
+      expect(narrow).not.toMatch(/products_search_tokens_idx/);
+      const wide = await scansRun({ terms: ['leather'], minPrice: 10, maxPrice: 300 });
+      expect(wide).toMatch(/products_search_tokens_idx .*actual rows=[1-9]/);
+      expect(wide).not.toMatch(/products_active_price_id_idx/);
+    } finally {
+      await client.end();
+    }
+  });
 });
+
+async function answersEverySearch(reads: SqlReads) {
+  for (const search of SEARCHES) {
+    for (const sort of Object.keys(ORDER) as ProductSort[]) {
+      for (const [skip, take] of [
+        [0, 20],
+        [40, 7],
+      ] as const) {
+        const { category, ...filter } = search;
+        const categoryId = category === undefined ? undefined : categories[category];
+        const { total, rows } = await findActiveProducts(
+          reads,
+          { ...filter, categoryId },
+          { sort, skip, take },
+        );
+        expect({ search, sort, skip, total, ids: rows.map((r) => r.id) }).toEqual({
+          search,
+          sort,
+          skip,
+          ...(await expected(search, sort, skip, take)),
+        });
+      }
+    }
+  }
+}

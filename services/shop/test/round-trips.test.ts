@@ -177,11 +177,19 @@ describe('prepared statements', () => {
     expect(await namesOf('/products?min_price=0.5&max_price=1000')).toEqual([first]);
   });
 
-  it('prepares a search under one name whatever its terms and bounds (the planner sees none of them)', async () => {
+  it('prepares a search under one name per shape whatever its terms and bounds (the planner sees none of them)', async () => {
     const [first] = await namesOf('/products?search=lead&min_price=10');
     expect(first).toMatch(/^SELECT_[\w-]{27}$/);
-    expect(await namesOf('/products?search=COLLAR&min_price=0.5')).toEqual([first]);
-    expect(await namesOf('/products?search=le')).not.toEqual([first]);
+    expect(await namesOf('/products?search=COLLAR&min_price=0.5&max_price=9')).toEqual([first]);
+    // Long terms first, whatever the order they came in.
+    const [mixed] = await namesOf('/products?search=le+lead');
+    expect(mixed).toMatch(/^SELECT_[\w-]{27}$/);
+    expect(mixed).not.toBe(first);
+    expect(await namesOf('/products?search=collar+ab')).toEqual([mixed]);
+  });
+
+  it('leaves a search of more than three terms unnamed, planned per call', async () => {
+    expect(await namesOf('/products?search=a+b+c+d')).toEqual(['']);
   });
 
   it('leaves price bounds within a category unnamed, planned for their values', async () => {

@@ -2,8 +2,9 @@ import { hash } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 
 /**
- * Ends a statement whose plan depends on its parameter values (a price range, a search pattern):
- * it stays unnamed, so PostgreSQL plans it for the values of each call.
+ * Ends a statement whose plan depends on its parameter values (a price range within a category):
+ * it stays unnamed, so PostgreSQL plans it for the values of each call. (A statement can instead
+ * keep its values from the planner, as the search does, and be named: products/repository.ts.)
  */
 export const PLAN_PER_CALL = Prisma.raw('/* plan per call */');
 const PLAN_PER_CALL_TEXT = PLAN_PER_CALL.sql;

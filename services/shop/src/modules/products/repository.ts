@@ -4,7 +4,7 @@ import type { SqlReads } from '../../db/sql-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
-import { likePattern, termCondition } from './search-terms.js';
+import { likePattern, termCondition, textHolds, TOKEN_TERM_LENGTH } from './search-terms.js';
 import {
   reviewPageJson,
   reviewRows,
@@ -103,15 +103,17 @@ const categoryName = (alias: 'page') =>
  * - Price bounds within a category: an exact `count(*)` of the matches, through the (active,
  *   price) index; its cost grows with the matches.
  * - A search (searchPage): each term is found through the token index, or by a `LIKE` on
- *   `search_text` under three characters (termCondition). The matches are found once (a
+ *   `search_text` under three characters (termCondition); a narrow price range is read from the
+ *   price index instead. The matches are found once (a
  *   MATERIALIZED CTE of ids and sort keys) and both counted and paged from there, instead of the
  *   page walking the sort's index and testing each row's text. Its cost grows with the products
  *   that hold every term.
  *
  * Each statement is prepared once per connection (db/prepared-statements.ts) and PostgreSQL keeps
- * its generic plan where that plan holds for every value: browsing, the price list (whose plan
- * holds both ways of paging) and the search (whose values the planner never sees). Price bounds
- * within a category end in PLAN_PER_CALL, since their best plan depends on the values.
+ * its generic plan where that plan holds for every value: browsing, the price list and the
+ * search (both of whose plans hold two ways of reading, and whose values the planner never
+ * sees). Price bounds within a category end in PLAN_PER_CALL, since their best plan depends on
+ * the values, and so do searches of many terms (searchPage).
  */
 export async function findActiveProducts(
   reads: SqlReads,
@@ -181,16 +183,37 @@ const subtreeOf = (categoryId: Prisma.Sql) => Prisma.sql`WITH RECURSIVE tree AS 
           )
           SELECT id FROM tree`;
 
+/** Searches of up to this many terms are prepared statements; longer ones are planned per call. */
+const NAMED_SEARCH_TERMS = 3;
+
+/**
+ * A price range holding at most this many active products is read from the price index, its
+ * rows' text tested one by one (about a microsecond each), instead of from the token index (whose
+ * scan reads every product holding the terms, whatever their price: about 800 ms for one common
+ * term at a million products).
+ */
+const NARROW_RANGE_PRODUCTS = 2_000;
+
 /**
  * The search statement. Its values (terms, bounds, category, LIMIT, OFFSET) sit in the one-row
  * CTE `v` and every condition reads them from there, so the planner sees none of them: a plan
  * made for some values costs what the generic plan costs, and PostgreSQL keeps the generic plan
  * after five calls (its test checks that it does, on 10,000 products). Planning per call cost
- * about as much as running the search at 10,000 products. The plan is the same for every term:
- * the token index finds the products that hold them all, and the heap gives price, `active` and
- * the sort key. The price range is tested in a CASE: with bounds it cannot see, the planner
- * would take any range for a narrow one and AND the token scan with the price index, which reads
- * every product in the range (at a million products, slower than the range test on the heap).
+ * about as much as running the search at 10,000 products.
+ *
+ * The matches are read one of two ways, both in the plan under one-time filters on `v.narrow`,
+ * which the executor evaluates once: the token index finds the products that hold every term and
+ * the heap gives their price, or, for a range of at most NARROW_RANGE_PRODUCTS products (from the
+ * kept counts of the units of price it touches), the price index gives the range and each row's
+ * text is tested. In the first way the range is tested in a CASE: with bounds it cannot see, the
+ * planner would take any range for a narrow one and AND the token scan with the price index,
+ * which reads every product in the range (at a million products, slower than testing the range
+ * on the heap). A missing bound is the widest price a product can have.
+ *
+ * The statement's text depends on the sort, the category, whether there are bounds, and how many
+ * terms are long or short (long ones first: AND does not depend on the order), so a connection
+ * prepares at most a few hundred of them; searches of more than NAMED_SEARCH_TERMS terms, rare,
+ * are planned per call instead of adding more.
  */
 function searchPage(
   filter: ProductFilter,
@@ -205,44 +228,59 @@ function searchPage(
   };
   const take = value('take', Prisma.sql`${page.take}::bigint`);
   const skip = value('skip', Prisma.sql`${page.skip}::bigint`);
-  const conditions = [Prisma.sql`p.active`];
+  const common = [Prisma.sql`p.active`];
   if (filter.categoryId !== undefined) {
     const category = value('category', Prisma.sql`${filter.categoryId}::int`);
-    conditions.push(Prisma.sql`p.category_id IN (${subtreeOf(category)})`);
+    common.push(Prisma.sql`p.category_id IN (${subtreeOf(category)})`);
   }
-  const range: Prisma.Sql[] = [];
-  if (filter.minPrice !== undefined) {
-    range.push(
-      Prisma.sql`p.price >= ${value('low', Prisma.sql`${new Decimal(filter.minPrice)}::numeric`)}`,
+  const long = (term: string) => [...term].length >= TOKEN_TERM_LENGTH;
+  const terms = [...filter.terms.filter(long), ...filter.terms.filter((t) => !long(t))].map(
+    (term, i) => ({ term, pattern: value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`) }),
+  );
+  const byIndex = terms.map(({ term, pattern }) => termCondition(term, pattern));
+  const bounded = filter.minPrice !== undefined || filter.maxPrice !== undefined;
+  let matches: Prisma.Sql;
+  if (!bounded) {
+    matches = Prisma.sql`SELECT p.id, p.${column} AS key FROM products p
+             WHERE ${Prisma.join([...common, ...byIndex], ' AND ')}`;
+  } else {
+    const low = value('low', Prisma.sql`${new Decimal(filter.minPrice ?? 0)}::numeric`);
+    const high = value(
+      'high',
+      Prisma.sql`${filter.maxPrice === undefined ? HIGHEST_PRICE : new Decimal(filter.maxPrice)}::numeric`,
     );
+    const inRange = Prisma.sql`p.price >= ${low} AND p.price <= ${high}`;
+    const byText = terms.map(({ pattern }) => textHolds(pattern));
+    matches = Prisma.sql`SELECT p.id, p.${column} AS key FROM products p
+             WHERE ${Prisma.join([...common, Prisma.sql`CASE WHEN ${inRange} THEN true ELSE false END`, ...byIndex], ' AND ')}
+               AND NOT (SELECT narrow FROM v)
+            UNION ALL
+            SELECT p.id, p.${column} AS key FROM products p
+             WHERE ${Prisma.join([...common, inRange, ...byText], ' AND ')}
+               AND (SELECT narrow FROM v)`;
   }
-  if (filter.maxPrice !== undefined) {
-    range.push(
-      Prisma.sql`p.price <= ${value('high', Prisma.sql`${new Decimal(filter.maxPrice)}::numeric`)}`,
-    );
-  }
-  if (range.length > 0) {
-    conditions.push(Prisma.sql`CASE WHEN ${Prisma.join(range, ' AND ')} THEN true ELSE false END`);
-  }
-  filter.terms.forEach((term, i) => {
-    conditions.push(
-      termCondition(term, value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`)),
-    );
-  });
+  const narrow = bounded
+    ? Prisma.sql`, (SELECT coalesce(sum(c.active_products), 0)
+                      FROM price_product_counts c
+                     WHERE c.price_unit BETWEEN floor(b.low)::int AND floor(b.high)::int)
+                    <= ${NARROW_RANGE_PRODUCTS} AS narrow`
+    : Prisma.empty;
   return Prisma.sql`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (
-          WITH v AS MATERIALIZED (SELECT ${Prisma.join(values, ', ')}),
-          matches AS MATERIALIZED (
-            SELECT p.id, p.${column} AS key FROM products p WHERE ${Prisma.join(conditions, ' AND ')}
-          )
+          WITH v AS MATERIALIZED (
+            SELECT b.* ${narrow} FROM (SELECT ${Prisma.join(values, ', ')}) b
+          ),
+          matches AS MATERIALIZED (${matches})
           SELECT (SELECT count(*) FROM matches) AS total,
                  ARRAY(SELECT id FROM matches
                         ORDER BY key ${direction}, id ${direction}
                         LIMIT ${take} OFFSET ${skip}) AS ids
         ) t
         LEFT JOIN products page ON page.id = ANY (t.ids)
-       ORDER BY page.${column} ${direction}, page.id ${direction}`;
+       ORDER BY page.${column} ${direction}, page.id ${direction} ${
+         filter.terms.length > NAMED_SEARCH_TERMS ? PLAN_PER_CALL : Prisma.empty
+       }`;
 }
 
 /** The highest price `numeric(10,2)` holds. */

@@ -7,17 +7,27 @@ import { likeLiteral } from '../../domain/text.js';
 export const likePattern = (term: string): string => `%${likeLiteral(term)}%`;
 
 /**
- * The condition a product meets when it holds the term, given the term's pattern (likePattern)
- * as SQL: a bound parameter, or where the statement keeps its values. What the term means is a
- * case-folded substring of name or description: `p.search_text LIKE lower(pattern)` (lower() in
- * SQL, the column's own case folding, so exactly ILIKE), which is the condition itself for terms
- * of one and two characters. A term holds no whitespace, so the products it matches are exactly
- * those holding one of the vocabulary's tokens that contain it; from three characters that
- * lookup is a trigram scan of the tokens, and `&&` one exact GIN scan over the products' tokens
- * (migration *_product_search_tokens), so the `LIKE` on the text would test nothing more.
+ * What a term means, given its pattern (likePattern) as SQL (a bound parameter, or where the
+ * statement keeps its values): a case-folded substring of name or description, `search_text`
+ * being both lower-cased (lower() in SQL, the column's own case folding, so exactly ILIKE). Cheap
+ * per row; no index serves it.
+ */
+export const textHolds = (pattern: Prisma.Sql): Prisma.Sql =>
+  Prisma.sql`p.search_text LIKE lower(${pattern})`;
+
+/** Terms this long or longer are looked up among the tokens (trigrams need three characters). */
+export const TOKEN_TERM_LENGTH = 3;
+
+/**
+ * The condition a product meets when it holds the term, through an index where one serves it. A
+ * term holds no whitespace, so the products it matches are exactly those holding one of the
+ * vocabulary's tokens that contain it; from three characters that lookup is a trigram scan of the
+ * tokens, and `&&` one exact GIN scan over the products' tokens (migration
+ * *_product_search_tokens), so the condition is the term's meaning (textHolds) and nothing needs
+ * testing after it. Shorter terms have no trigram to look up: textHolds itself.
  */
 export function termCondition(term: string, pattern: Prisma.Sql): Prisma.Sql {
-  if ([...term].length < 3) return Prisma.sql`p.search_text LIKE lower(${pattern})`;
+  if ([...term].length < TOKEN_TERM_LENGTH) return textHolds(pattern);
   return Prisma.sql`search_tokens(p.search_text) && ARRAY(
       SELECT token FROM product_search_tokens WHERE token LIKE lower(${pattern}))`;
 }
