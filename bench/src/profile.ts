@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       const ctx = { options, pg, log: console.log, report: { datasets: {} } } as unknown as Context;
       const { database: template } = await ensureShopDataset(ctx, options.products);
       const database = await cloneDataset(ctx, template, 'bench_profile');
-      const shop =
+      const running =
         service === 'floor'
           ? await startCatalogueFloor(pg.url(database), { nodeArgs })
           : await startShop(pg.url(database), { nodeArgs });
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
           requests = orderBench(await catalogueFacts(ctx, database), 50).variants;
         if (route === '/customers/login') requests = loginRequests();
         await load(
-          shop,
+          running,
           requests.map((r) => ({ ...r, headers: shopHeaders(r.body) })),
           seconds,
           route,
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
           },
         );
       } finally {
-        await shop.stop();
+        await running.stop();
       }
     } finally {
       await pg.stop();

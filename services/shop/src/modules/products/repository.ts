@@ -104,10 +104,9 @@ const categoryName = (alias: 'page') =>
  *   price) index; its cost grows with the matches.
  * - A search (searchPage): each term is found through the token index, or by a `LIKE` on
  *   `search_text` under three characters (termCondition); a narrow price range is read from the
- *   price index instead. The matches are found once (a
- *   MATERIALIZED CTE of ids and sort keys) and both counted and paged from there, instead of the
- *   page walking the sort's index and testing each row's text. Its cost grows with the products
- *   that hold every term.
+ *   price index instead. The matches are found once (a MATERIALIZED CTE of ids and sort keys)
+ *   and both counted and paged from there, instead of the page walking the sort's index and
+ *   testing each row's text. Its cost grows with the products that hold every term.
  *
  * Each statement is prepared once per connection (db/prepared-statements.ts) and PostgreSQL keeps
  * its generic plan where that plan holds for every value: browsing, the price list and the
@@ -183,6 +182,17 @@ const subtreeOf = (categoryId: Prisma.Sql) => Prisma.sql`WITH RECURSIVE tree AS 
           )
           SELECT id FROM tree`;
 
+/** How many products are active: the kept counts summed (a row per category). */
+const activeProducts = Prisma.sql`(
+  SELECT coalesce(sum(active_products), 0) FROM category_product_counts)`;
+
+/**
+ * A condition the planner neither serves from an index nor estimates as selective: with values it
+ * cannot see, it would take a price range for a narrow one and read it from the price index.
+ */
+const testedRowByRow = (condition: Prisma.Sql) =>
+  Prisma.sql`CASE WHEN ${condition} THEN true ELSE false END`;
+
 /** Searches of up to this many terms are prepared statements; longer ones are planned per call. */
 const NAMED_SEARCH_TERMS = 3;
 
@@ -205,10 +215,10 @@ const NARROW_RANGE = { products: 2_000, fraction: 1 / 100 };
  * The matches are read one of two ways, both in the plan under one-time filters on `v.narrow`,
  * which the executor evaluates once: the token index finds the products that hold every term and
  * the heap gives their price, or, for a narrow range (NARROW_RANGE, from the kept counts of the
- * units of price it touches), the price index gives the range and each row's text is tested. In the first way the range is tested in a CASE: with bounds it cannot see, the
- * planner would take any range for a narrow one and AND the token scan with the price index,
- * which reads every product in the range (at a million products, slower than testing the range
- * on the heap). A missing bound is the widest price a product can have.
+ * units of price it touches), the price index gives the range and each row's text is tested. In
+ * the first way the range is tested row by row (testedRowByRow): ANDing the token scan with the
+ * price index reads every product in the range (at a million products, slower than testing the
+ * range on the heap). A missing bound is the widest price a product can have.
  *
  * The statement's text depends on the sort, the category, whether there are bounds, and how many
  * terms are long or short (long ones first: AND does not depend on the order), so a connection
@@ -245,14 +255,12 @@ function searchPage(
              WHERE ${Prisma.join([...common, ...byIndex], ' AND ')}`;
   } else {
     const low = value('low', Prisma.sql`${new Decimal(filter.minPrice ?? 0)}::numeric`);
-    const high = value(
-      'high',
-      Prisma.sql`${filter.maxPrice === undefined ? HIGHEST_PRICE : new Decimal(filter.maxPrice)}::numeric`,
-    );
+    const highest = filter.maxPrice === undefined ? HIGHEST_PRICE : new Decimal(filter.maxPrice);
+    const high = value('high', Prisma.sql`${highest}::numeric`);
     const inRange = Prisma.sql`p.price >= ${low} AND p.price <= ${high}`;
     const byText = terms.map(({ pattern }) => textHolds(pattern));
     matches = Prisma.sql`SELECT p.id, p.${column} AS key FROM products p
-             WHERE ${Prisma.join([...common, Prisma.sql`CASE WHEN ${inRange} THEN true ELSE false END`, ...byIndex], ' AND ')}
+             WHERE ${Prisma.join([...common, testedRowByRow(inRange), ...byIndex], ' AND ')}
                AND NOT (SELECT narrow FROM v)
             UNION ALL
             SELECT p.id, p.${column} AS key FROM products p
@@ -264,8 +272,7 @@ function searchPage(
                       FROM price_product_counts c
                      WHERE c.price_unit BETWEEN floor(b.low)::int AND floor(b.high)::int)
                     <= greatest(${NARROW_RANGE.products}::bigint,
-                                (SELECT sum(c.active_products) FROM category_product_counts c)
-                                  * ${NARROW_RANGE.fraction}::numeric) AS narrow`
+                                ${activeProducts} * ${NARROW_RANGE.fraction}::numeric) AS narrow`
     : Prisma.empty;
   return Prisma.sql`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
@@ -301,10 +308,10 @@ const HIGHEST_PRICE = new Decimal('99999999.99');
  * costs, so PostgreSQL keeps the generic plan after five calls (a named statement; its test
  * checks that it does, on 10,000 products), and a wide range never runs a narrow range's plan.
  * (With LIMIT and OFFSET as plain parameters, the plans made for their values looked cheaper
- * than the generic one, and PostgreSQL planned every call.) The walk tests the range inside a
- * CASE, which the planner gives no index and a neutral selectivity, so that it plans the walk of
- * the sort's index. A price sort walks the price index either way. A missing bound is the
- * widest price a product can have (products_price_nonnegative, HIGHEST_PRICE).
+ * than the generic one, and PostgreSQL planned every call.) The walk tests the range row by row
+ * (testedRowByRow), so that the planner plans the walk of the sort's index. A price sort walks
+ * the price index either way. A missing bound is the widest price a product can have
+ * (products_price_nonnegative, HIGHEST_PRICE).
  */
 function pricedPage(
   filter: ProductFilter,
@@ -323,7 +330,7 @@ function pricedPage(
   const pages =
     page.sort === 'price_asc' || page.sort === 'price_desc'
       ? pageOf(inRange)
-      : Prisma.sql`${pageOf(Prisma.sql`CASE WHEN ${inRange} THEN true ELSE false END
+      : Prisma.sql`${pageOf(Prisma.sql`${testedRowByRow(inRange)}
                                         AND t.total * t.total >= t.walk_limit`)}
           UNION ALL
           ${pageOf(Prisma.sql`${inRange} AND t.total * t.total < t.walk_limit`)}`;
@@ -332,9 +339,7 @@ function pricedPage(
         FROM (
           SELECT b.low, b.high, b.take, b.skip,
                  active_products_priced_within(b.low, b.high) AS total,
-                 (b.skip + b.take)
-                   * (SELECT coalesce(sum(active_products), 0) FROM category_product_counts)
-                   AS walk_limit
+                 (b.skip + b.take) * ${activeProducts} AS walk_limit
             FROM (SELECT ${low}::numeric AS low,
                          ${high}::numeric AS high,
                          ${page.take}::bigint AS take,
