@@ -47,6 +47,10 @@ const shownTree = (page: Page) =>
 /** The id of the element with the keyboard's focus. */
 const focusedId = (page: Page) => page.evaluate<string>('document.activeElement.id');
 
+/** Waits until the keyboard's focus is on the element with this id (moved there after a render). */
+const focusReaches = (page: Page, id: string) =>
+  waitUntil(async () => (await focusedId(page)) === id, { what: `the focus on #${id}` });
+
 const treeShows = (page: Page, tree: Shown[]) =>
   waitUntil(async () => JSON.stringify(await shownTree(page)) === JSON.stringify(tree), {
     what: `the tree ${JSON.stringify(tree)}`,
@@ -109,7 +113,7 @@ describe('the categories', () => {
     expect((await adminCategory('Harnesses'))?.sort_order).toBe(1);
     expect((await adminCategory('Leads'))?.sort_order).toBe(5);
     const harnesses = (await adminCategory('Harnesses'))!.id;
-    await expect(focusedId(page)).resolves.toBe(`move-down-${harnesses}`);
+    await focusReaches(page, `move-down-${harnesses}`);
 
     // A category's own subcategories are no parent it can choose.
     await page.getByRole('button', { name: 'Edit Dogs' }).click();
@@ -121,7 +125,7 @@ describe('the categories', () => {
     // Renamed and moved under Optics.
     await page.getByRole('button', { name: 'Edit Harnesses' }).click();
     const edit = page.getByRole('form', { name: 'Edit Harnesses' });
-    await expect(focusedId(page)).resolves.toBe(`category-${harnesses}-name`);
+    await focusReaches(page, `category-${harnesses}-name`);
     await edit.getByLabel('Name').fill('Harnesses & vests');
     await edit.getByLabel('Parent').selectOption({ label: 'Optics' });
     await edit.getByRole('button', { name: 'Save changes' }).click();
