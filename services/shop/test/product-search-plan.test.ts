@@ -2,8 +2,9 @@
 // PostgreSQL keeps one generic plan per statement shape on a connection. On 10,000 products, where
 // PostgreSQL's choice between its plans shows, that plan must answer every kind of search as a
 // plain substring filter does — common and rare terms, terms of one and two characters, price
-// bounds wide and narrow (the token index or the price index), a category, more terms than are
-// prepared — for every sort, page and total; and it must be the plan in use after five calls.
+// bounds wide and narrow, a category, more terms than are prepared — for every sort, page and
+// total, paging by either way (walking the sort's index or sorting the matches); it must be the
+// plan in use after five calls, and read the postings, not every product holding the terms.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ProductSort } from '@dogshop/contracts/shop';
 import pg from 'pg';
@@ -149,15 +150,15 @@ describe('the search statement on 10,000 products', () => {
     }
   });
 
-  it('reads a narrow range from the price index and a wide one from the token index, in one generic plan', async () => {
+  it("reads the postings of the range's units, tests only the rows of the units a bound cuts, and walks the sort's index only for many matches", async () => {
     const client = new pg.Client({
       connectionString: t.config.databaseUrl,
       options: '-c plan_cache_mode=force_generic_plan',
     });
     await client.connect();
     try {
-      /** The plan's lines of the scans that ran (not "never executed"). */
-      const scansRun = async (search: Search) => {
+      /** The plan's lines of the scans that ran (not "never executed"), and the total. */
+      const planOf = async (search: Search) => {
         let statement: { text: string; values: unknown[] } | undefined;
         const capture: SqlReads = {
           async rows<T>(query: { text: string; values: unknown[] }) {
@@ -170,17 +171,33 @@ describe('the search statement on 10,000 products', () => {
           `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${statement!.text}`,
           statement!.values,
         );
-        return rows
+        const scans = rows
           .map((r) => r['QUERY PLAN'])
-          .filter((line) => /Scan using|Index Scan on/.test(line) && !/never executed/.test(line))
+          .filter((line) => /Scan using|Scan on|hashed/.test(line) && !/never executed/.test(line))
           .join('\n');
+        return { scans, total: (await expected(search, 'newest', 0, 20)).total };
       };
-      const narrow = await scansRun({ terms: ['leather'], minPrice: 13, maxPrice: 14 });
-      expect(narrow).toMatch(/products_active_price_id_idx .*actual rows=[1-9]/);
-      expect(narrow).not.toMatch(/products_search_tokens_idx/);
-      const wide = await scansRun({ terms: ['leather'], minPrice: 10, maxPrice: 300 });
-      expect(wide).toMatch(/products_search_tokens_idx .*actual rows=[1-9]/);
-      expect(wide).not.toMatch(/products_active_price_id_idx/);
+      const wide = await planOf({ terms: ['leather', 'sturdy.'], minPrice: 11.5, maxPrice: 301.5 });
+      expect(wide.total).toBeGreaterThan(500);
+      expect(wide.scans).toMatch(/product_search_postings_pkey .*actual rows=[1-9]/);
+      expect(wide.scans).not.toMatch(/products_search_tokens_idx/);
+      // Only the ids of units 11 and 301 are looked up on their rows.
+      const tested = /Index Scan using products_pkey on products p \(actual rows=([\d.]+) /;
+      const testedRows = Number(wide.scans.match(tested)?.[1]);
+      expect(testedRows).toBeGreaterThan(0);
+      expect(testedRows).toBeLessThan(wide.total / 20);
+      // Many matches: the walk of the sort's index, keeping the ids in the hashed set.
+      expect(wide.scans).toMatch(
+        /Scan using products_(active_)?created_at_id_idx .*actual rows=20/,
+      );
+      expect(wide.scans).toMatch(/hashed SubPlan/);
+
+      const narrow = await planOf({ terms: ['leather'], minPrice: 13, maxPrice: 14 });
+      expect(narrow.total).toBeGreaterThan(0);
+      expect(narrow.total).toBeLessThan(100);
+      expect(narrow.scans).toMatch(/product_search_postings_pkey .*actual rows=[1-9]/);
+      // Few: their rows read and sorted, the sort's index never walked.
+      expect(narrow.scans).not.toMatch(/created_at_id_idx/);
     } finally {
       await client.end();
     }

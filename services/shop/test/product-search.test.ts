@@ -72,6 +72,24 @@ describe('GET /products?search', () => {
     expect(names(byName)).toEqual(['Grün halsband', 'Nylon lead']);
   });
 
+  it('sees a price change across units, a deactivation and a reactivation at once', async () => {
+    // The search reads its postings per whole unit of price (migration *_product_search_postings).
+    const inRange = { search: 'lead', min_price: '14', max_price: '16' };
+    expect(names(await search(inRange))).toEqual(['Nylon lead']);
+    await t.app.db.product.updateMany({ where: { name: 'Nylon lead' }, data: { price: 42.5 } });
+    expect(await search(inRange)).toMatchObject({ pagination: { total: 0 } });
+    expect(names(await search({ search: 'lead', min_price: '42.5', max_price: '42.5' }))).toEqual([
+      'Nylon lead',
+    ]);
+    await t.app.db.product.updateMany({ where: { name: 'Nylon lead' }, data: { active: false } });
+    expect(await search({ search: 'lead' })).toMatchObject({ pagination: { total: 0 } });
+    await t.app.db.product.updateMany({
+      where: { name: 'Nylon lead' },
+      data: { active: true, price: 15 },
+    });
+    expect(names(await search(inRange))).toEqual(['Nylon lead']);
+  });
+
   it('combines a search with price bounds', async () => {
     const body = await search({ search: 'nylon', min_price: '12', max_price: '20' });
     expect(names(body)).toEqual(['Nylon lead']);

@@ -72,9 +72,26 @@ async function freshCount(filter: { category?: number; where?: string; params?: 
 
 /**
  * Every category's and every unit of price's kept count equals a count of its active products (a
- * missing row is 0).
+ * missing row is 0), and the search postings hold, per token and unit, exactly the active
+ * products whose text has the token (migration *_product_search_postings), kept by the same
+ * deferred step.
  */
 async function expectCountsKept() {
+  const { rows: postings } = await sql.query<{
+    side: string;
+    token: string;
+    unit: number;
+    id: number;
+  }>(
+    `WITH kept AS (SELECT token, price_unit, unnest(product_ids) AS id FROM product_search_postings),
+          actual AS (SELECT DISTINCT t.token, floor(p.price)::int AS price_unit, p.id
+                       FROM products p, unnest(search_tokens(p.search_text)) AS t (token)
+                      WHERE p.active)
+     (SELECT 'kept only' AS side, * FROM (TABLE kept EXCEPT ALL TABLE actual) k)
+     UNION ALL
+     (SELECT 'missing' AS side, * FROM (TABLE actual EXCEPT ALL TABLE kept) a)`,
+  );
+  expect(postings).toEqual([]);
   const { rows: units } = await sql.query<{ unit: number; kept: number; actual: number }>(
     `SELECT k.unit, coalesce(u.active_products, 0) AS kept,
             (SELECT count(*)::int FROM products p

@@ -4,7 +4,7 @@ import type { SqlReads } from '../../db/sql-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
-import { likePattern, termCondition, textHolds, TOKEN_TERM_LENGTH } from './search-terms.js';
+import { likePattern, textHolds, TOKEN_TERM_LENGTH } from './search-terms.js';
 import {
   reviewPageJson,
   reviewRows,
@@ -102,15 +102,15 @@ const categoryName = (alias: 'page') =>
  *   many match, or reads the range from the price index and sorts it when few do.
  * - Price bounds within a category: an exact `count(*)` of the matches, through the (active,
  *   price) index; its cost grows with the matches.
- * - A search (searchPage): each term is found through the token index, or by a `LIKE` on
- *   `search_text` under three characters (termCondition); a narrow price range is read from the
- *   price index instead. The matches are found once (a MATERIALIZED CTE of ids and sort keys)
- *   and both counted and paged from there, instead of the page walking the sort's index and
- *   testing each row's text. Its cost grows with the products that hold every term.
+ * - A search (searchPage): the terms of three characters or more are read from the search
+ *   postings (the ids of the active products holding a token, per unit of price, kept by
+ *   triggers) for the units the range touches and intersected there; shorter terms, a category
+ *   and the units a bound cuts are tested on the rows (searchMatches). The matches are found once
+ *   and both counted and paged from there. Its cost grows with the postings of the range's units.
  *
  * Each statement is prepared once per connection (db/prepared-statements.ts) and PostgreSQL keeps
  * its generic plan where that plan holds for every value: browsing, the price list and the
- * search (both of whose plans hold two ways of reading, and whose values the planner never
+ * search (both of whose plans hold two ways of paging, and whose values the planner never
  * sees). Price bounds within a category end in PLAN_PER_CALL, since their best plan depends on
  * the values, and so do searches of many terms (searchPage).
  */
@@ -187,8 +187,10 @@ const activeProducts = Prisma.sql`(
   SELECT coalesce(sum(active_products), 0) FROM category_product_counts)`;
 
 /**
- * A condition the planner neither serves from an index nor estimates as selective: with values it
- * cannot see, it would take a price range for a narrow one and read it from the price index.
+ * A condition the planner neither serves from an index nor turns into a join: the price list's
+ * walk keeps its sort's index (with values it cannot see, the planner would take a price range
+ * for a narrow one and read it from the price index), and the search's walk tests each row
+ * against a hashed set of the matches' ids.
  */
 const testedRowByRow = (condition: Prisma.Sql) =>
   Prisma.sql`CASE WHEN ${condition} THEN true ELSE false END`;
@@ -197,99 +199,172 @@ const testedRowByRow = (condition: Prisma.Sql) =>
 const NAMED_SEARCH_TERMS = 3;
 
 /**
- * A price range holding at most this many active products, or this fraction of them, is read from
- * the price index, its rows' text tested one by one (about a microsecond and a half each), instead
- * of from the token index, whose scan reads every product holding the terms whatever their price
- * (one common term at a million products: 190,220 of them, about 130 ms, against 5 ms for the
- * 4,000 products of a one-unit range).
- */
-const NARROW_RANGE = { products: 2_000, fraction: 1 / 100 };
-
-/**
  * The search statement. Its values (terms, bounds, category, LIMIT, OFFSET) sit in the one-row
  * CTE `v` and every condition reads them from there, so the planner sees none of them: a plan
  * made for some values costs what the generic plan costs, and PostgreSQL keeps the generic plan
  * after five calls (its test checks that it does, on 10,000 products). Planning per call cost
- * about as much as running the search at 10,000 products.
+ * about as much as running the search at 10,000 products. A missing bound is the widest price a
+ * product can have.
  *
- * The matches are read one of two ways, both in the plan under one-time filters on `v.narrow`,
- * which the executor evaluates once: the token index finds the products that hold every term and
- * the heap gives their price, or, for a narrow range (NARROW_RANGE, from the kept counts of the
- * units of price it touches), the price index gives the range and each row's text is tested. In
- * the first way the range is tested row by row (testedRowByRow): ANDing the token scan with the
- * price index reads every product in the range (at a million products, slower than testing the
- * range on the heap). A missing bound is the widest price a product can have.
+ * The matches (searchMatches) are found once, as ids, and both counted and paged from there. The
+ * page takes one of two ways, both in the plan under one-time filters on the total, as in the
+ * price list (pricedPage): with many matches it walks the sort's index and keeps the rows among
+ * the matches (a hashed set of their ids), reading about (skip + take) × active ÷ total rows;
+ * with few it reads the matches' rows and sorts them.
  *
- * The statement's text depends on the sort, the category, whether there are bounds, and how many
- * terms are long or short (long ones first: AND does not depend on the order), so a connection
- * prepares at most a few hundred of them; searches of more than NAMED_SEARCH_TERMS terms, rare,
- * are planned per call instead of adding more.
+ * The statement's text depends on the sort, the category, and how many terms are long or short
+ * (long ones first: AND does not depend on the order), so a connection prepares at most a few
+ * hundred of them; searches of more than NAMED_SEARCH_TERMS terms, rare, are planned per call
+ * instead of adding more.
  */
 function searchPage(
   filter: ProductFilter,
   page: { sort: ProductSort; skip: number; take: number },
 ): Prisma.Sql {
   const { column, direction } = SORT_KEY[page.sort];
-  const values: Prisma.Sql[] = [];
-  /** Puts a value into `v` and returns how a condition reads it. */
-  const value = (name: string, sql: Prisma.Sql) => {
-    values.push(Prisma.sql`${sql} AS ${Prisma.raw(name)}`);
-    return Prisma.raw(`(SELECT ${name} FROM v)`);
-  };
-  const take = value('take', Prisma.sql`${page.take}::bigint`);
-  const skip = value('skip', Prisma.sql`${page.skip}::bigint`);
-  const common = [Prisma.sql`p.active`];
-  if (filter.categoryId !== undefined) {
-    const category = value('category', Prisma.sql`${filter.categoryId}::int`);
-    common.push(Prisma.sql`p.category_id IN (${subtreeOf(category)})`);
-  }
-  const long = (term: string) => [...term].length >= TOKEN_TERM_LENGTH;
-  const terms = [...filter.terms.filter(long), ...filter.terms.filter((t) => !long(t))].map(
-    (term, i) => ({ term, pattern: value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`) }),
-  );
-  const byIndex = terms.map(({ term, pattern }) => termCondition(term, pattern));
-  const bounded = filter.minPrice !== undefined || filter.maxPrice !== undefined;
-  let matches: Prisma.Sql;
-  if (!bounded) {
-    matches = Prisma.sql`SELECT p.id, p.${column} AS key FROM products p
-             WHERE ${Prisma.join([...common, ...byIndex], ' AND ')}`;
-  } else {
-    const low = value('low', Prisma.sql`${new Decimal(filter.minPrice ?? 0)}::numeric`);
-    const highest = filter.maxPrice === undefined ? HIGHEST_PRICE : new Decimal(filter.maxPrice);
-    const high = value('high', Prisma.sql`${highest}::numeric`);
-    const inRange = Prisma.sql`p.price >= ${low} AND p.price <= ${high}`;
-    const byText = terms.map(({ pattern }) => textHolds(pattern));
-    matches = Prisma.sql`SELECT p.id, p.${column} AS key FROM products p
-             WHERE ${Prisma.join([...common, testedRowByRow(inRange), ...byIndex], ' AND ')}
-               AND NOT (SELECT narrow FROM v)
-            UNION ALL
-            SELECT p.id, p.${column} AS key FROM products p
-             WHERE ${Prisma.join([...common, inRange, ...byText], ' AND ')}
-               AND (SELECT narrow FROM v)`;
-  }
-  const narrow = bounded
-    ? Prisma.sql`, (SELECT coalesce(sum(c.active_products), 0)
-                      FROM price_product_counts c
-                     WHERE c.price_unit BETWEEN floor(b.low)::int AND floor(b.high)::int)
-                    <= greatest(${NARROW_RANGE.products}::bigint,
-                                ${activeProducts} * ${NARROW_RANGE.fraction}::numeric) AS narrow`
-    : Prisma.empty;
+  const v = statementValues();
+  const take = v.value('take', Prisma.sql`${page.take}::bigint`);
+  const skip = v.value('skip', Prisma.sql`${page.skip}::bigint`);
+  const walkLimit = v.derived('walk_limit', Prisma.sql`(b.skip + b.take) * ${activeProducts}`);
+  const matches = searchMatches(filter, v);
+  const order = Prisma.sql`ORDER BY p.${column} ${direction}, p.id ${direction}
+                 LIMIT ${take} OFFSET ${skip}`;
+  const byPrice = page.sort === 'price_asc' || page.sort === 'price_desc';
   return Prisma.sql`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (
-          WITH v AS MATERIALIZED (
-            SELECT b.* ${narrow} FROM (SELECT ${Prisma.join(values, ', ')}) b
-          ),
-          matches AS MATERIALIZED (${matches})
-          SELECT (SELECT count(*) FROM matches) AS total,
-                 ARRAY(SELECT id FROM matches
-                        ORDER BY key ${direction}, id ${direction}
-                        LIMIT ${take} OFFSET ${skip}) AS ids
+          WITH v AS MATERIALIZED (${v.row()}),
+          ${matches}
+          SELECT (SELECT n FROM counted) AS total,
+                 ARRAY((SELECT p.id FROM products p
+                         WHERE p.active ${byPrice ? Prisma.sql`AND ${v.inRange}` : Prisma.empty}
+                           AND ${testedRowByRow(Prisma.sql`p.id IN (SELECT id FROM matches)`)}
+                           AND (SELECT n * n FROM counted) >= ${walkLimit}
+                         ${order})
+                       UNION ALL
+                       (SELECT p.id FROM matches m JOIN products p ON p.id = m.id
+                         WHERE (SELECT n * n FROM counted) < ${walkLimit}
+                         ${order})) AS ids
         ) t
         LEFT JOIN products page ON page.id = ANY (t.ids)
        ORDER BY page.${column} ${direction}, page.id ${direction} ${
          filter.terms.length > NAMED_SEARCH_TERMS ? PLAN_PER_CALL : Prisma.empty
        }`;
+}
+
+/**
+ * The values of a statement, as the one-row CTE `v` holds them: `value` adds a bound value,
+ * `derived` a column computed from the values (`b.<name>`), and each returns how a condition
+ * reads it. The price bounds are always there (`inRange`).
+ */
+function statementValues() {
+  const values: Prisma.Sql[] = [];
+  const derivations: Prisma.Sql[] = [];
+  const read = (name: string) => Prisma.raw(`(SELECT ${name} FROM v)`);
+  const value = (name: string, sql: Prisma.Sql) => {
+    values.push(Prisma.sql`${sql} AS ${Prisma.raw(name)}`);
+    return read(name);
+  };
+  const derived = (name: string, sql: Prisma.Sql) => {
+    derivations.push(Prisma.sql`${sql} AS ${Prisma.raw(name)}`);
+    return read(name);
+  };
+  return {
+    value,
+    derived,
+    inRange: Prisma.empty,
+    row: () =>
+      Prisma.sql`SELECT b.*${Prisma.join(
+        derivations.map((d) => Prisma.sql`, ${d}`),
+        '',
+      )} FROM (SELECT ${Prisma.join(values, ', ')}) b`,
+  };
+}
+
+type StatementValues = ReturnType<typeof statementValues>;
+
+/**
+ * The CTEs `matches`, the ids of the active products that match the filter, and `counted`, how
+ * many (`n`).
+ *
+ * Terms of three characters or more are read from `product_search_postings` (migration
+ * *_product_search_postings): for each term, the rows of the vocabulary's tokens that contain it
+ * (termCondition's lookup), in the units of price the range touches; per unit, each term's
+ * tokens' arrays are merged and the terms' arrays intersected (intarray's `|` and `&`, on sorted
+ * arrays). A unit strictly inside the bounds holds only products in range, so its ids are
+ * counted as they are, and only those of the one or two units a bound cuts are tested on their
+ * rows; with a category or a short term every id is. The cost grows with the rows and ids of the
+ * range's units, not with the products that hold the terms elsewhere. The rows tested are looked
+ * up by id (`= ANY (ARRAY(…))`): as a join, the generic plan scanned every product in range (a
+ * second per search at 10,000 products). Without a long term, the products are read and tested
+ * one by one.
+ */
+function searchMatches(filter: ProductFilter, v: StatementValues): Prisma.Sql {
+  const low = v.value('low', Prisma.sql`${new Decimal(filter.minPrice ?? 0)}::numeric`);
+  const highest = filter.maxPrice === undefined ? HIGHEST_PRICE : new Decimal(filter.maxPrice);
+  const high = v.value('high', Prisma.sql`${highest}::numeric`);
+  v.inRange = Prisma.sql`p.price >= ${low} AND p.price <= ${high}`;
+  const isLong = (term: string) => [...term].length >= TOKEN_TERM_LENGTH;
+  const long = filter.terms.filter(isLong);
+  const short = filter.terms.filter((t) => !isLong(t));
+  const tested = [v.inRange];
+  if (filter.categoryId !== undefined) {
+    const category = v.value('category', Prisma.sql`${filter.categoryId}::int`);
+    tested.push(Prisma.sql`p.category_id IN (${subtreeOf(category)})`);
+  }
+  short.forEach((term, i) => {
+    const pattern = v.value(`term_${long.length + i}`, Prisma.sql`${likePattern(term)}::text`);
+    tested.push(textHolds(pattern));
+  });
+  const onRows = Prisma.join(tested, ' AND ');
+  const counted = Prisma.sql`counted AS (SELECT count(*) AS n FROM matches)`;
+  if (long.length === 0) {
+    return Prisma.sql`matches AS (SELECT p.id FROM products p WHERE p.active AND ${onRows}),
+          ${counted}`;
+  }
+  const tokens = long.map((term, i) => {
+    v.value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`);
+    return v.derived(
+      `tokens_${i}`,
+      Prisma.raw(
+        `ARRAY(SELECT token FROM product_search_tokens WHERE token LIKE lower(b.term_${i}))`,
+      ),
+    );
+  });
+  const anyToken = Prisma.raw(`(SELECT ${long.map((_, i) => `tokens_${i}`).join(' || ')} FROM v)`);
+  const lowUnit = v.derived('low_unit', Prisma.sql`floor(b.low)::int`);
+  const highUnit = v.derived('high_unit', Prisma.sql`floor(b.high)::int`);
+  const perTerm = tokens.map(
+    (held, i) =>
+      Prisma.sql`int_array_union(s.product_ids) FILTER (WHERE s.token = ANY (${held}::text[]))
+                   AS ${Prisma.raw(`term_${i}`)}`,
+  );
+  const units = Prisma.sql`units AS MATERIALIZED (
+            SELECT price_unit, ${Prisma.raw(long.map((_, i) => `term_${i}`).join(' & '))} AS ids
+              FROM (SELECT s.price_unit, ${Prisma.join(perTerm, ', ')}
+                      FROM product_search_postings s
+                     WHERE s.token = ANY (${anyToken}::text[])
+                       AND s.price_unit BETWEEN ${lowUnit} AND ${highUnit}
+                     GROUP BY s.price_unit) terms
+          )`;
+  if (filter.categoryId !== undefined || short.length > 0) {
+    return Prisma.sql`${units},
+          matches AS MATERIALIZED (
+            SELECT p.id FROM products p
+             WHERE p.id = ANY (ARRAY(SELECT unnest(ids) FROM units)) AND ${onRows}),
+          ${counted}`;
+  }
+  const inside = Prisma.sql`WHERE price_unit > ${lowUnit} AND price_unit < ${highUnit}`;
+  return Prisma.sql`${units},
+          cut AS MATERIALIZED (
+            SELECT p.id FROM products p
+             WHERE p.id = ANY (ARRAY(SELECT unnest(ids) FROM units
+                                      WHERE price_unit = ${lowUnit} OR price_unit = ${highUnit}))
+               AND ${onRows}),
+          matches AS NOT MATERIALIZED (
+            SELECT unnest(ids) AS id FROM units ${inside} UNION ALL SELECT id FROM cut),
+          counted AS (SELECT (SELECT coalesce(sum(icount(ids)), 0) FROM units ${inside})
+                             + (SELECT count(*) FROM cut) AS n)`;
 }
 
 /** The highest price `numeric(10,2)` holds. */

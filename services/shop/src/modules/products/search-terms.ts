@@ -1,5 +1,8 @@
 // How a search term becomes SQL on `products p`: the storefront's search (products/repository.ts)
-// and the back office's `q` (product-admin/repository.ts) match terms the same way.
+// and the back office's `q` (product-admin/repository.ts) match terms the same way. The
+// storefront reads terms of TOKEN_TERM_LENGTH or more from its postings (the same vocabulary
+// lookup as termCondition's, per unit of price, active products only); the back office, which
+// lists inactive products too, uses termCondition.
 import { Prisma } from '../../generated/prisma/client.js';
 import { likeLiteral } from '../../domain/text.js';
 
