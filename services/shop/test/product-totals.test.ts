@@ -548,6 +548,87 @@ describe('browse totals under concurrency', () => {
     await expectBrowseTotalsExact();
   });
 
+  it('keep the search postings exact when one transaction changes a product and puts it back, adds and deletes one, and when a product is renumbered', async () => {
+    const id = await productId('Dog bowl');
+    const client = await sql.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `UPDATE products SET name = name || ' renamed', price = price + 7 WHERE id = $1`,
+        [id],
+      );
+      await client.query(
+        `UPDATE products SET name = replace(name, ' renamed', ''), price = price - 7 WHERE id = $1`,
+        [id],
+      );
+      const added = await client.query<{ id: number }>(
+        `INSERT INTO products (name, description, price, category_id, updated_at)
+         VALUES ('Fleeting', 'gone soon', 3, $1, now()) RETURNING id`,
+        [await categoryId('Optics')],
+      );
+      await client.query('DELETE FROM products WHERE id = $1', [added.rows[0]!.id]);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    await expectBrowseTotalsExact();
+    expect((await list({ search: 'soon' })).pagination.total).toBe(0);
+
+    const inserted = await sql.query<{ id: number }>(
+      `INSERT INTO products (name, description, price, category_id, updated_at)
+       VALUES ('Renumbered', 'quarry tracker', 12.5, $1, now()) RETURNING id`,
+      [await categoryId('Optics')],
+    );
+    const renumbered = inserted.rows[0]!.id + 1_000_000;
+    await sql.query('UPDATE products SET id = $2 WHERE id = $1', [
+      inserted.rows[0]!.id,
+      renumbered,
+    ]);
+    await expectBrowseTotalsExact();
+    expect((await list({ search: 'quarry', min_price: 12, max_price: 13 })).data).toEqual([
+      expect.objectContaining({ id: renumbered }),
+    ]);
+    await sql.query(`DELETE FROM products WHERE name = 'Renumbered'`);
+    await expectBrowseTotalsExact();
+  });
+
+  it('refuse with a retryable serialization error a REPEATABLE READ writer whose snapshot misses a search posting committed since', async () => {
+    // The token `zyxwv` is in the vocabulary (at 999.50) before the transaction starts. Another
+    // writer adds it at a second unit of price (a rename: no count moves); the REPEATABLE READ
+    // transaction, whose snapshot predates that, adds a product with the token at the same unit.
+    // Its commit fails with 40001 (retry), not with a duplicate key, and nothing is half applied.
+    const optics = await categoryId('Optics');
+    await sql.query(
+      `INSERT INTO products (name, description, price, category_id, updated_at)
+       VALUES ('Zyxwv one', 'early', 999.5, $1, now())`,
+      [optics],
+    );
+    const { rows } = await sql.query<{ id: number; price: string }>(
+      `SELECT id, price::text FROM products WHERE active AND price < 999 ORDER BY id LIMIT 1`,
+    );
+    const { id, price } = rows[0]!;
+    const rr = await sql.connect();
+    try {
+      await rr.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await rr.query('SELECT count(*) FROM product_search_postings');
+      await sql.query(`UPDATE products SET name = name || ' zyxwv' WHERE id = $1`, [id]);
+      await rr.query(
+        `INSERT INTO products (name, description, price, category_id, updated_at)
+         VALUES ('Zyxwv two', 'early', $1, $2, now())`,
+        [price, optics],
+      );
+      await expect(rr.query('COMMIT')).rejects.toMatchObject({ code: '40001' });
+    } finally {
+      await rr.query('ROLLBACK');
+      rr.release();
+    }
+    await expectBrowseTotalsExact();
+    expect((await list({ search: 'zyxwv' })).pagination.total).toBe(2);
+    await sql.query(`UPDATE products SET name = replace(name, ' zyxwv', '') WHERE id = $1`, [id]);
+    await sql.query(`DELETE FROM products WHERE name = 'Zyxwv one'`);
+    await expectBrowseTotalsExact();
+  });
+
   it('stay exact after concurrent catalogue imports into the same categories', async () => {
     const catalogue = (n: number): Catalogue => ({
       categories: [],

@@ -99,17 +99,21 @@ CREATE TRIGGER "products_search_postings_delete"
 
 -- Stock updates (every order) and price changes within a unit never call the function.
 CREATE TRIGGER "products_search_postings_update"
-  AFTER UPDATE OF "name", "description", "active", "price" ON "products"
+  AFTER UPDATE OF "id", "name", "description", "active", "price" ON "products"
   FOR EACH ROW
   WHEN ((OLD."active" OR NEW."active") AND (
         OLD."active" IS DISTINCT FROM NEW."active"
+     OR OLD."id" IS DISTINCT FROM NEW."id"
      OR OLD."search_text" IS DISTINCT FROM NEW."search_text"
      OR floor(OLD."price") IS DISTINCT FROM floor(NEW."price")))
   EXECUTE FUNCTION "product_search_postings_record_update"();
 
 -- 2. Applying, at commit, after the counts (product_counts_apply below calls it last). The
---    advisory lock (its number this step's own) makes writers apply one at a time, so existing
---    rows are updated and missing ones inserted without racing another writer.
+--    advisory lock (its number this step's own) makes writers apply one at a time. The rows a
+--    change adds to are created first (empty, in key order, ON CONFLICT DO NOTHING), then every
+--    changed row is updated: a writer in REPEATABLE READ or SERIALIZABLE whose snapshot misses a
+--    row another writer has committed since fails with a serialization error (40001, retryable)
+--    instead of a duplicate key.
 CREATE FUNCTION "product_search_postings_apply"() RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -118,6 +122,11 @@ BEGIN
   END IF;
   PERFORM set_config('dogshop.product_search_postings_pending', 'off', true);
   PERFORM pg_advisory_xact_lock(7305418263);
+  INSERT INTO "product_search_postings" ("token", "price_unit", "product_ids")
+  SELECT DISTINCT "token", "price_unit", '{}'::integer[]
+    FROM "product_search_posting_changes" WHERE "delta" > 0
+   ORDER BY 1, 2
+  ON CONFLICT DO NOTHING;
   WITH "net" AS (
     SELECT "token", "price_unit", "product_id", sum("delta") AS "delta"
       FROM "product_search_posting_changes"
@@ -127,19 +136,11 @@ BEGIN
            coalesce(array_agg("product_id") FILTER (WHERE "delta" > 0), '{}') AS "added",
            coalesce(array_agg("product_id") FILTER (WHERE "delta" < 0), '{}') AS "removed"
       FROM "net" GROUP BY 1, 2
-  ), "updated" AS (
-    UPDATE "product_search_postings" s
-       SET "product_ids" = (s."product_ids" - k."removed") | k."added"
-      FROM "keyed" k
-     WHERE s."token" = k."token" AND s."price_unit" = k."price_unit"
-    RETURNING s."token", s."price_unit"
   )
-  INSERT INTO "product_search_postings" ("token", "price_unit", "product_ids")
-  SELECT k."token", k."price_unit", sort(k."added")
+  UPDATE "product_search_postings" s
+     SET "product_ids" = (s."product_ids" - k."removed") | k."added"
     FROM "keyed" k
-   WHERE cardinality(k."added") > 0
-     AND NOT EXISTS (SELECT FROM "updated" u
-                      WHERE u."token" = k."token" AND u."price_unit" = k."price_unit");
+   WHERE s."token" = k."token" AND s."price_unit" = k."price_unit";
   DELETE FROM "product_search_posting_changes";
 END
 $$;

@@ -38,7 +38,8 @@ const columns = Prisma.sql`p.id, p.name, p.description, p.price::text AS price, 
 
 /**
  * The filter as SQL on `products p`. `q` is the product's number or words that must all occur
- * in its name or description, matched as the storefront's search matches them (termCondition).
+ * in its name or description, with the storefront's meaning of a term (termCondition: the
+ * storefront reads the same tokens from its postings, which hold active products only).
  */
 function conditions(filter: ProductFilter): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];

@@ -307,21 +307,26 @@ function searchMatches(filter: ProductFilter, v: StatementValues): Prisma.Sql {
   const isLong = (term: string) => [...term].length >= TOKEN_TERM_LENGTH;
   const long = filter.terms.filter(isLong);
   const short = filter.terms.filter((t) => !isLong(t));
-  const tested = [v.inRange];
+  /** Conditions tested on a product's row besides `active` and the range. */
+  const others: Prisma.Sql[] = [];
   if (filter.categoryId !== undefined) {
     const category = v.value('category', Prisma.sql`${filter.categoryId}::int`);
-    tested.push(Prisma.sql`p.category_id IN (${subtreeOf(category)})`);
+    others.push(Prisma.sql`p.category_id IN (${subtreeOf(category)})`);
   }
   short.forEach((term, i) => {
     const pattern = v.value(`term_${long.length + i}`, Prisma.sql`${likePattern(term)}::text`);
-    tested.push(textHolds(pattern));
+    others.push(textHolds(pattern));
   });
-  const onRows = Prisma.join(tested, ' AND ');
   const counted = Prisma.sql`counted AS (SELECT count(*) AS n FROM matches)`;
   if (long.length === 0) {
-    return Prisma.sql`matches AS (SELECT p.id FROM products p WHERE p.active AND ${onRows}),
+    // Every active product tested, the range row by row: the generic plan would otherwise read a
+    // wide range (or none: 0 to the highest price) from the price index.
+    const scanned = Prisma.join([testedRowByRow(v.inRange), ...others], ' AND ');
+    return Prisma.sql`matches AS (SELECT p.id FROM products p WHERE p.active AND ${scanned}),
           ${counted}`;
   }
+  // `active` tested again on the rows looked up: the postings hold active products only.
+  const onRows = Prisma.join([Prisma.sql`p.active`, v.inRange, ...others], ' AND ');
   const tokens = long.map((term, i) => {
     v.value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`);
     return v.derived(
