@@ -195,6 +195,13 @@ const activeProducts = Prisma.sql`(
 const testedRowByRow = (condition: Prisma.Sql) =>
   Prisma.sql`CASE WHEN ${condition} THEN true ELSE false END`;
 
+/**
+ * What reading a match's row and sorting it costs against one index entry of the search's walk
+ * (an index-only scan, the id tested against a hashed set): about 5 µs against 0.4 (EXPLAIN
+ * ANALYZE at 100,000 products: 809 rows read in 4.1 ms; 1,884 entries walked in under 1 ms).
+ */
+const WALK_COST_RATIO = 10;
+
 /** Searches of up to this many terms are prepared statements; longer ones are planned per call. */
 const NAMED_SEARCH_TERMS = 3;
 
@@ -209,8 +216,10 @@ const NAMED_SEARCH_TERMS = 3;
  * The matches (searchMatches) are found once, as ids, and both counted and paged from there. The
  * page takes one of two ways, both in the plan under one-time filters on the total, as in the
  * price list (pricedPage): with many matches it walks the sort's index and keeps the rows among
- * the matches (a hashed set of their ids), reading about (skip + take) × active ÷ total rows;
- * with few it reads the matches' rows and sorts them.
+ * the matches (a hashed set of their ids), reading about (skip + take) × active ÷ total index
+ * entries; with few it reads the matches' rows and sorts them. The walk reads index entries
+ * only and the sort a row per match, WALK_COST_RATIO times dearer, so the walk is taken when
+ * total² × WALK_COST_RATIO ≥ (skip + take) × active.
  *
  * The statement's text depends on the sort, the category, and how many terms are long or short
  * (long ones first: AND does not depend on the order), so a connection prepares at most a few
@@ -225,7 +234,10 @@ function searchPage(
   const v = statementValues();
   const take = v.value('take', Prisma.sql`${page.take}::bigint`);
   const skip = v.value('skip', Prisma.sql`${page.skip}::bigint`);
-  const walkLimit = v.derived('walk_limit', Prisma.sql`(b.skip + b.take) * ${activeProducts}`);
+  const walkLimit = v.derived(
+    'walk_limit',
+    Prisma.sql`(b.skip + b.take) * ${activeProducts} / ${WALK_COST_RATIO}::numeric`,
+  );
   const matches = searchMatches(filter, v);
   const order = Prisma.sql`ORDER BY p.${column} ${direction}, p.id ${direction}
                  LIMIT ${take} OFFSET ${skip}`;
