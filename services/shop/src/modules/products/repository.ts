@@ -238,7 +238,7 @@ function searchPage(
     'walk_limit',
     Prisma.sql`(b.skip + b.take) * ${activeProducts} / ${WALK_COST_RATIO}::numeric`,
   );
-  const matches = searchMatches(filter, v);
+  const { matches, inRange } = searchMatches(filter, v);
   const order = Prisma.sql`ORDER BY p.${column} ${direction}, p.id ${direction}
                  LIMIT ${take} OFFSET ${skip}`;
   const byPrice = page.sort === 'price_asc' || page.sort === 'price_desc';
@@ -249,7 +249,7 @@ function searchPage(
           ${matches}
           SELECT (SELECT n FROM counted) AS total,
                  ARRAY((SELECT p.id FROM products p
-                         WHERE p.active ${byPrice ? Prisma.sql`AND ${v.inRange}` : Prisma.empty}
+                         WHERE p.active ${byPrice ? Prisma.sql`AND ${inRange}` : Prisma.empty}
                            AND ${testedRowByRow(Prisma.sql`p.id IN (SELECT id FROM matches)`)}
                            AND (SELECT n * n FROM counted) >= ${walkLimit}
                          ${order})
@@ -267,7 +267,7 @@ function searchPage(
 /**
  * The values of a statement, as the one-row CTE `v` holds them: `value` adds a bound value,
  * `derived` a column computed from the values (`b.<name>`), and each returns how a condition
- * reads it. The price bounds are always there (`inRange`).
+ * reads it.
  */
 function statementValues() {
   const values: Prisma.Sql[] = [];
@@ -284,7 +284,6 @@ function statementValues() {
   return {
     value,
     derived,
-    inRange: Prisma.empty,
     row: () =>
       Prisma.sql`SELECT b.*${Prisma.join(
         derivations.map((d) => Prisma.sql`, ${d}`),
@@ -297,7 +296,7 @@ type StatementValues = ReturnType<typeof statementValues>;
 
 /**
  * The CTEs `matches`, the ids of the active products that match the filter, and `counted`, how
- * many (`n`).
+ * many (`n`); and the price range as a condition on `products p`.
  *
  * Terms of three characters or more are read from `product_search_postings` (migration
  * *_product_search_postings): for each term, the rows of the vocabulary's tokens that contain it
@@ -311,11 +310,14 @@ type StatementValues = ReturnType<typeof statementValues>;
  * second per search at 10,000 products). Without a long term, the products are read and tested
  * one by one.
  */
-function searchMatches(filter: ProductFilter, v: StatementValues): Prisma.Sql {
+function searchMatches(
+  filter: ProductFilter,
+  v: StatementValues,
+): { matches: Prisma.Sql; inRange: Prisma.Sql } {
   const low = v.value('low', Prisma.sql`${new Decimal(filter.minPrice ?? 0)}::numeric`);
   const highest = filter.maxPrice === undefined ? HIGHEST_PRICE : new Decimal(filter.maxPrice);
   const high = v.value('high', Prisma.sql`${highest}::numeric`);
-  v.inRange = Prisma.sql`p.price >= ${low} AND p.price <= ${high}`;
+  const inRange = Prisma.sql`p.price >= ${low} AND p.price <= ${high}`;
   const isLong = (term: string) => [...term].length >= TOKEN_TERM_LENGTH;
   const long = filter.terms.filter(isLong);
   const short = filter.terms.filter((t) => !isLong(t));
@@ -333,12 +335,13 @@ function searchMatches(filter: ProductFilter, v: StatementValues): Prisma.Sql {
   if (long.length === 0) {
     // Every active product tested, the range row by row: the generic plan would otherwise read a
     // wide range (or none: 0 to the highest price) from the price index.
-    const scanned = Prisma.join([testedRowByRow(v.inRange), ...others], ' AND ');
-    return Prisma.sql`matches AS (SELECT p.id FROM products p WHERE p.active AND ${scanned}),
+    const scanned = Prisma.join([testedRowByRow(inRange), ...others], ' AND ');
+    const matches = Prisma.sql`matches AS (SELECT p.id FROM products p WHERE p.active AND ${scanned}),
           ${counted}`;
+    return { matches, inRange };
   }
   // `active` tested again on the rows looked up: the postings hold active products only.
-  const onRows = Prisma.join([Prisma.sql`p.active`, v.inRange, ...others], ' AND ');
+  const onRows = Prisma.join([Prisma.sql`p.active`, inRange, ...others], ' AND ');
   const tokens = long.map((term, i) => {
     v.value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`);
     return v.derived(
@@ -365,14 +368,15 @@ function searchMatches(filter: ProductFilter, v: StatementValues): Prisma.Sql {
                      GROUP BY s.price_unit) terms
           )`;
   if (filter.categoryId !== undefined || short.length > 0) {
-    return Prisma.sql`${units},
+    const matches = Prisma.sql`${units},
           matches AS MATERIALIZED (
             SELECT p.id FROM products p
              WHERE p.id = ANY (ARRAY(SELECT unnest(ids) FROM units)) AND ${onRows}),
           ${counted}`;
+    return { matches, inRange };
   }
   const inside = Prisma.sql`WHERE price_unit > ${lowUnit} AND price_unit < ${highUnit}`;
-  return Prisma.sql`${units},
+  const matches = Prisma.sql`${units},
           cut AS MATERIALIZED (
             SELECT p.id FROM products p
              WHERE p.id = ANY (ARRAY(SELECT unnest(ids) FROM units
@@ -382,6 +386,7 @@ function searchMatches(filter: ProductFilter, v: StatementValues): Prisma.Sql {
             SELECT unnest(ids) AS id FROM units ${inside} UNION ALL SELECT id FROM cut),
           counted AS (SELECT (SELECT coalesce(sum(icount(ids)), 0) FROM units ${inside})
                              + (SELECT count(*) FROM cut) AS n)`;
+  return { matches, inRange };
 }
 
 /** The highest price `numeric(10,2)` holds. */
