@@ -4,7 +4,7 @@ import type { SqlReads } from '../../db/sql-reads.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { Decimal } from '../../domain/money.js';
 import { PLAN_PER_CALL } from '../../db/prepared-statements.js';
-import { likePattern, textHolds, TOKEN_TERM_LENGTH } from './search-terms.js';
+import { likePattern, textHolds, tokensContaining, TOKEN_TERM_LENGTH } from './search-terms.js';
 import {
   reviewPageJson,
   reviewRows,
@@ -300,7 +300,7 @@ type StatementValues = ReturnType<typeof statementValues>;
  *
  * Terms of three characters or more are read from `product_search_postings` (migration
  * *_product_search_postings): for each term, the rows of the vocabulary's tokens that contain it
- * (termCondition's lookup), in the units of price the range touches; per unit, each term's
+ * (tokensContaining), in the units of price the range touches; per unit, each term's
  * tokens' arrays are merged and the terms' arrays intersected (intarray's `|` and `&`, on sorted
  * arrays). A unit strictly inside the bounds holds only products in range, so its ids are
  * counted as they are, and only those of the one or two units a bound cuts are tested on their
@@ -344,12 +344,7 @@ function searchMatches(
   const onRows = Prisma.join([Prisma.sql`p.active`, inRange, ...others], ' AND ');
   const tokens = long.map((term, i) => {
     v.value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`);
-    return v.derived(
-      `tokens_${i}`,
-      Prisma.raw(
-        `ARRAY(SELECT token FROM product_search_tokens WHERE token LIKE lower(b.term_${i}))`,
-      ),
-    );
+    return v.derived(`tokens_${i}`, tokensContaining(Prisma.raw(`b.term_${i}`)));
   });
   const anyToken = Prisma.raw(`(SELECT ${long.map((_, i) => `tokens_${i}`).join(' || ')} FROM v)`);
   const lowUnit = v.derived('low_unit', Prisma.sql`floor(b.low)::int`);

@@ -1,8 +1,8 @@
 // How a search term becomes SQL on `products p`: the storefront's search (products/repository.ts)
 // and the back office's `q` (product-admin/repository.ts) match terms the same way. The
-// storefront reads terms of TOKEN_TERM_LENGTH or more from its postings (the same vocabulary
-// lookup as termCondition's, per unit of price, active products only); the back office, which
-// lists inactive products too, uses termCondition.
+// storefront reads terms of TOKEN_TERM_LENGTH or more from its postings (tokensContaining, then
+// per unit of price, active products only); the back office, which lists inactive products too,
+// uses termCondition.
 import { Prisma } from '../../generated/prisma/client.js';
 import { likeLiteral } from '../../domain/text.js';
 
@@ -31,6 +31,13 @@ export const TOKEN_TERM_LENGTH = 3;
  */
 export function termCondition(term: string, pattern: Prisma.Sql): Prisma.Sql {
   if ([...term].length < TOKEN_TERM_LENGTH) return textHolds(pattern);
-  return Prisma.sql`search_tokens(p.search_text) && ARRAY(
-      SELECT token FROM product_search_tokens WHERE token LIKE lower(${pattern}))`;
+  return Prisma.sql`search_tokens(p.search_text) && ${tokensContaining(pattern)}`;
 }
+
+/**
+ * The vocabulary's tokens that contain a term of TOKEN_TERM_LENGTH or more, given its pattern,
+ * as a `text[]`: a trigram scan of `product_search_tokens`. The products holding one of them are
+ * those the term matches (termCondition; the storefront's postings, products/repository.ts).
+ */
+export const tokensContaining = (pattern: Prisma.Sql): Prisma.Sql =>
+  Prisma.sql`ARRAY(SELECT token FROM product_search_tokens WHERE token LIKE lower(${pattern}))`;
