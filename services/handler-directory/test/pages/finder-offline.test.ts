@@ -34,14 +34,28 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** Polled from Node: the CSP refuses the evaluated functions of Playwright's waitForFunction. */
-async function until(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+/**
+ * Whether `check` holds within `ms`, polled from Node: the CSP refuses the evaluated functions of
+ * Playwright's waitForFunction.
+ */
+async function within(check: () => Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) return false;
     await sleep(50);
   }
+  return true;
 }
+
+async function until(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  if (!(await within(check, ms))) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The registration's workers and their states, for a message. */
+const workers = (page: Page) =>
+  page.evaluate<string>(`navigator.serviceWorker.getRegistration().then((r) => JSON.stringify({
+    active: r?.active?.state, waiting: r?.waiting?.state, installing: r?.installing?.state,
+  }))`);
 
 /** The worker controlling the page, once its install (the precache) is done. */
 async function controlled(page: Page): Promise<void> {
@@ -177,8 +191,20 @@ describe('the finder’s service worker', () => {
     // the worker and its cache stay): the build as it is, then a "new build" of it.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'pages-new-build-'));
     cpSync(PAGES_DIR, dir, { recursive: true });
+    // When the worker's script was asked for, and what it got (the version in its CACHE name).
+    const checks: string[] = [];
     const serve = async (port = 0) => {
       const server = Fastify();
+      server.addHook('onSend', async (request, reply, payload) => {
+        if (request.url.endsWith('/sw.js')) {
+          // The old build's answer is compressed: its encoding instead.
+          const version =
+            String(payload).match(/finder-[0-9a-f]{16}/)?.[0] ??
+            String(reply.getHeader('content-encoding') ?? 'no body');
+          checks.push(`${reply.statusCode} ${version} at ${new Date().toISOString()}`);
+        }
+        return payload;
+      });
       await server.register(servePages(dir), { config: app.config, shared: undefined as never });
       await server.listen({ host: '127.0.0.1', port });
       return server;
@@ -208,16 +234,23 @@ describe('the finder’s service worker', () => {
       edit('sw.js', /finder-[0-9a-f]{16}/, 'finder-0123456789abcdef');
       server = await serve(port);
 
-      // The next load still comes from the cache, and meanwhile the new worker takes the new files.
+      // The next load still comes from the cache; after it Chromium checks sw.js (served
+      // no-cache), and the new worker takes the new files in the background.
+      const replaced = async () =>
+        JSON.stringify(Object.keys(await cached(page))) === '["finder-0123456789abcdef"]';
       expect((await page.reload())!.fromServiceWorker()).toBe(true);
       expect(await heading(page)).toBe('Nachsuchenführer in der Nähe');
-      await until(
-        async () =>
-          JSON.stringify(Object.keys(await cached(page))) === '["finder-0123456789abcdef"]',
-        'the new worker to replace the old cache',
-        // Installing a worker fetches and caches the whole build: slow on a busy machine.
-        30_000,
-      );
+      if (!(await within(replaced, 15_000))) {
+        // Chromium checks a second after the load. Twice (a CI run, a first local run) the
+        // worker was not replaced within 30 s; about forty runs since, under load too, did not
+        // repeat it. A user's next visit checks again, and so does the test, once, saying what
+        // the server answered and where the workers stood.
+        console.warn(
+          `the new build was not taken after the first load; sw.js answers: ${checks.join('; ')}; workers: ${await workers(page)}; caches: ${JSON.stringify(await cached(page))}`,
+        );
+        expect((await page.reload())!.fromServiceWorker()).toBe(true);
+        await until(replaced, 'the new worker to replace the old cache', 30_000);
+      }
       expect(first).not.toBe('finder-0123456789abcdef');
       expect((await page.reload())!.fromServiceWorker()).toBe(true);
       expect(await heading(page)).toBe('Neue Fassung');
