@@ -150,7 +150,7 @@ describe('the search statement on 10,000 products', () => {
     }
   });
 
-  it("reads the postings of the range's units, tests only the rows of the units a bound cuts, and walks the sort's index only for many matches", async () => {
+  it("reads the postings of the range's units, tests only the rows of the units a bound cuts, and walks the sort's index only for many matches, testing the walked rows' text for very many", async () => {
     const client = new pg.Client({
       connectionString: t.config.databaseUrl,
       options: '-c plan_cache_mode=force_generic_plan',
@@ -171,26 +171,54 @@ describe('the search statement on 10,000 products', () => {
           `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${statement!.text}`,
           statement!.values,
         );
-        const scans = rows
-          .map((r) => r['QUERY PLAN'])
+        const lines = rows.map((r) => r['QUERY PLAN']);
+        const scans = lines
           .filter((line) => /Scan using|Scan on|hashed/.test(line) && !/never executed/.test(line))
           .join('\n');
-        return { scans, total: (await expected(search, 'newest', 0, 20)).total };
+        // The walk of the sort's index that ran: what it tested, and how many rows it read and
+        // did not keep.
+        const walk = lines.findIndex(
+          (line) => /created_at_id_idx/.test(line) && !/never executed/.test(line),
+        );
+        const after = walk < 0 ? [] : lines.slice(walk + 1, walk + 3);
+        return {
+          scans,
+          walkFilter: after.find((line) => /Filter:/.test(line)),
+          walkRemoved: Number(
+            after.find((line) => /Rows Removed by Filter/.test(line))?.match(/(\d+)/)?.[1] ?? 0,
+          ),
+          total: (await expected(search, 'newest', 0, 20)).total,
+        };
       };
-      const wide = await planOf({ terms: ['leather', 'sturdy.'], minPrice: 11.5, maxPrice: 301.5 });
-      expect(wide.total).toBeGreaterThan(500);
-      expect(wide.scans).toMatch(/product_search_postings_pkey .*actual rows=[1-9]/);
-      expect(wide.scans).not.toMatch(/products_search_tokens_idx/);
-      // Only the ids of units 11 and 301 are looked up on their rows.
+      const active = 9_000;
+      const many = await planOf({ terms: ['leather', 'collar'], minPrice: 24, maxPrice: 100.5 });
+      // Between sqrt(20 × active ÷ WALK_COST_RATIO) and sqrt(20 × active × ROW_TEST_RATIO).
+      expect(many.total).toBeGreaterThan(200);
+      expect(many.total).toBeLessThan(550);
+      expect(many.scans).toMatch(/product_search_postings_pkey .*actual rows=[1-9]/);
+      expect(many.scans).not.toMatch(/products_search_tokens_idx/);
+      // Only the ids of units 24 and 100 are looked up on their rows.
       const tested = /Index Scan using products_pkey on products p \(actual rows=([\d.]+) /;
-      const testedRows = Number(wide.scans.match(tested)?.[1]);
+      const testedRows = Number(many.scans.match(tested)?.[1]);
       expect(testedRows).toBeGreaterThan(0);
-      expect(testedRows).toBeLessThan(wide.total / 20);
+      expect(testedRows).toBeLessThan(many.total / 20);
       // Many matches: the walk of the sort's index, keeping the ids in the hashed set.
+      expect(many.scans).toMatch(
+        /Scan using products_(active_)?created_at_id_idx .*actual rows=20/,
+      );
+      expect(many.walkFilter).toMatch(/hashed SubPlan/);
+
+      // Very many: the walk keeps the rows whose text holds the terms, reading about
+      // 20 × active ÷ total of them, and no set of the matches is built.
+      const wide = await planOf({ terms: ['leather', 'sturdy.'], minPrice: 11.5, maxPrice: 301.5 });
+      expect(wide.total).toBeGreaterThan(2_000);
+      expect(wide.scans).toMatch(/product_search_postings_pkey .*actual rows=[1-9]/);
       expect(wide.scans).toMatch(
         /Scan using products_(active_)?created_at_id_idx .*actual rows=20/,
       );
-      expect(wide.scans).toMatch(/hashed SubPlan/);
+      expect(wide.walkFilter).not.toMatch(/SubPlan/);
+      expect(wide.walkFilter).toMatch(/search_text ~~ .*search_text ~~/);
+      expect(wide.walkRemoved).toBeLessThan((4 * 20 * active) / wide.total);
 
       const narrow = await planOf({ terms: ['leather'], minPrice: 13, maxPrice: 14 });
       expect(narrow.total).toBeGreaterThan(0);

@@ -202,6 +202,14 @@ const testedRowByRow = (condition: Prisma.Sql) =>
  */
 const WALK_COST_RATIO = 10;
 
+/**
+ * What testing a walked row on its own text costs against putting one match's id in the walk's
+ * hashed set: about 1.6 µs against 0.75 (psql timings at 10,000 and 1,000,000 products). With very many
+ * matches the walk reads few rows, and testing them beats hashing every match: a term every name
+ * holds, at a million products, took 340 ms and some 100 MB of the backend's memory hashed.
+ */
+const ROW_TEST_RATIO = 2;
+
 /** Searches of up to this many terms are prepared statements; longer ones are planned per call. */
 const NAMED_SEARCH_TERMS = 3;
 
@@ -213,13 +221,15 @@ const NAMED_SEARCH_TERMS = 3;
  * about as much as running the search at 10,000 products. A missing bound is the widest price a
  * product can have.
  *
- * The matches (searchMatches) are found once, as ids, and both counted and paged from there. The
- * page takes one of two ways, both in the plan under one-time filters on the total, as in the
- * price list (pricedPage): with many matches it walks the sort's index and keeps the rows among
- * the matches (a hashed set of their ids), reading about (skip + take) × active ÷ total index
- * entries; with few it reads the matches' rows and sorts them. The walk reads index entries
- * only and the sort a row per match, WALK_COST_RATIO times dearer, so the walk is taken when
- * total² × WALK_COST_RATIO ≥ (skip + take) × active.
+ * The matches (searchMatches) are counted once, and the page takes one of three ways, all in the
+ * plan under one-time filters on the total, as in the price list (pricedPage). With many matches
+ * it walks the sort's index, reading about (skip + take) × active ÷ total entries, and keeps the
+ * rows among the matches (a hashed set of their ids); with very many it keeps the walked rows
+ * that hold the terms themselves (textHolds), so no set of every match is built; with few it
+ * reads the matches' rows and sorts them. The walk reads index entries only and the sort a row
+ * per match, WALK_COST_RATIO times dearer, so the walk is taken when total² × WALK_COST_RATIO ≥
+ * (skip + take) × active; testing a walked row costs ROW_TEST_RATIO times hashing a match, so the
+ * walk tests rows when total² ≥ (skip + take) × active × ROW_TEST_RATIO.
  *
  * The statement's text depends on the sort, the category, and how many terms are long or short
  * (long ones first: AND does not depend on the order), so a connection prepares at most a few
@@ -234,11 +244,16 @@ function searchPage(
   const v = statementValues();
   const take = v.value('take', Prisma.sql`${page.take}::bigint`);
   const skip = v.value('skip', Prisma.sql`${page.skip}::bigint`);
+  v.value('active', activeProducts);
   const walkLimit = v.derived(
     'walk_limit',
-    Prisma.sql`(b.skip + b.take) * ${activeProducts} / ${WALK_COST_RATIO}::numeric`,
+    Prisma.sql`(b.skip + b.take) * b.active / ${WALK_COST_RATIO}::numeric`,
   );
-  const { matches, inRange } = searchMatches(filter, v);
+  const testLimit = v.derived(
+    'test_limit',
+    Prisma.sql`(b.skip + b.take) * b.active * ${ROW_TEST_RATIO}::numeric`,
+  );
+  const { matches, inRange, holds } = searchMatches(filter, v);
   const order = Prisma.sql`ORDER BY p.${column} ${direction}, p.id ${direction}
                  LIMIT ${take} OFFSET ${skip}`;
   const byPrice = page.sort === 'price_asc' || page.sort === 'price_desc';
@@ -250,8 +265,15 @@ function searchPage(
           SELECT (SELECT n FROM counted) AS total,
                  ARRAY((SELECT p.id FROM products p
                          WHERE p.active ${byPrice ? Prisma.sql`AND ${inRange}` : Prisma.empty}
+                           AND ${testedRowByRow(holds)}
+                           AND (SELECT n * n FROM counted) >= ${testLimit}
+                         ${order})
+                       UNION ALL
+                       (SELECT p.id FROM products p
+                         WHERE p.active ${byPrice ? Prisma.sql`AND ${inRange}` : Prisma.empty}
                            AND ${testedRowByRow(Prisma.sql`p.id IN (SELECT id FROM matches)`)}
                            AND (SELECT n * n FROM counted) >= ${walkLimit}
+                           AND (SELECT n * n FROM counted) < ${testLimit}
                          ${order})
                        UNION ALL
                        (SELECT p.id FROM matches m JOIN products p ON p.id = m.id
@@ -296,7 +318,8 @@ type StatementValues = ReturnType<typeof statementValues>;
 
 /**
  * The CTEs `matches`, the ids of the active products that match the filter, and `counted`, how
- * many (`n`); and the price range as a condition on `products p`.
+ * many (`n`); the price range as a condition on `products p`; and `holds`, the whole filter as
+ * a condition on `products p` (what a walked row is tested on when the matches are very many).
  *
  * Terms of three characters or more are read from `product_search_postings` (migration
  * *_product_search_postings): for each term, the rows of the vocabulary's tokens that contain it
@@ -313,7 +336,7 @@ type StatementValues = ReturnType<typeof statementValues>;
 function searchMatches(
   filter: ProductFilter,
   v: StatementValues,
-): { matches: Prisma.Sql; inRange: Prisma.Sql } {
+): { matches: Prisma.Sql; inRange: Prisma.Sql; holds: Prisma.Sql } {
   const low = v.value('low', Prisma.sql`${new Decimal(filter.minPrice ?? 0)}::numeric`);
   const highest = filter.maxPrice === undefined ? HIGHEST_PRICE : new Decimal(filter.maxPrice);
   const high = v.value('high', Prisma.sql`${highest}::numeric`);
@@ -331,6 +354,14 @@ function searchMatches(
     const pattern = v.value(`term_${long.length + i}`, Prisma.sql`${likePattern(term)}::text`);
     others.push(textHolds(pattern));
   });
+  const longPatterns = long.map((term, i) =>
+    v.value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`),
+  );
+  // A match on its own row: the condition the postings answer for many products at once.
+  const holds = Prisma.join(
+    [Prisma.sql`p.active`, inRange, ...longPatterns.map(textHolds), ...others],
+    ' AND ',
+  );
   const counted = Prisma.sql`counted AS (SELECT count(*) AS n FROM matches)`;
   if (long.length === 0) {
     // Every active product tested, the range row by row: the generic plan would otherwise read a
@@ -338,14 +369,13 @@ function searchMatches(
     const scanned = Prisma.join([testedRowByRow(inRange), ...others], ' AND ');
     const matches = Prisma.sql`matches AS (SELECT p.id FROM products p WHERE p.active AND ${scanned}),
           ${counted}`;
-    return { matches, inRange };
+    return { matches, inRange, holds };
   }
   // `active` tested again on the rows looked up: the postings hold active products only.
   const onRows = Prisma.join([Prisma.sql`p.active`, inRange, ...others], ' AND ');
-  const tokens = long.map((term, i) => {
-    v.value(`term_${i}`, Prisma.sql`${likePattern(term)}::text`);
-    return v.derived(`tokens_${i}`, tokensContaining(Prisma.raw(`b.term_${i}`)));
-  });
+  const tokens = long.map((_, i) =>
+    v.derived(`tokens_${i}`, tokensContaining(Prisma.raw(`b.term_${i}`))),
+  );
   const anyToken = Prisma.raw(`(SELECT ${long.map((_, i) => `tokens_${i}`).join(' || ')} FROM v)`);
   const lowUnit = v.derived('low_unit', Prisma.sql`floor(b.low)::int`);
   const highUnit = v.derived('high_unit', Prisma.sql`floor(b.high)::int`);
@@ -368,7 +398,7 @@ function searchMatches(
             SELECT p.id FROM products p
              WHERE p.id = ANY (ARRAY(SELECT unnest(ids) FROM units)) AND ${onRows}),
           ${counted}`;
-    return { matches, inRange };
+    return { matches, inRange, holds };
   }
   const inside = Prisma.sql`WHERE price_unit > ${lowUnit} AND price_unit < ${highUnit}`;
   const matches = Prisma.sql`${units},
@@ -381,7 +411,7 @@ function searchMatches(
             SELECT unnest(ids) AS id FROM units ${inside} UNION ALL SELECT id FROM cut),
           counted AS (SELECT (SELECT coalesce(sum(icount(ids)), 0) FROM units ${inside})
                              + (SELECT count(*) FROM cut) AS n)`;
-  return { matches, inRange };
+  return { matches, inRange, holds };
 }
 
 /** The highest price `numeric(10,2)` holds. */
