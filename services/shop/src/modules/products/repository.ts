@@ -105,12 +105,13 @@ const categoryName = (alias: 'page') =>
  * - A search (searchPage): the terms of three characters or more are read from the search
  *   postings (the ids of the active products holding a token, per unit of price, kept by
  *   triggers) for the units the range touches and intersected there; shorter terms, a category
- *   and the units a bound cuts are tested on the rows (searchMatches). The matches are found once
- *   and both counted and paged from there. Its cost grows with the postings of the range's units.
+ *   and the units a bound cuts are tested on the rows (searchMatches). The matches are counted
+ *   there, and the page found among them, or, when very many match, by testing the rows the walk
+ *   of the sort's index reads. Its cost grows with the postings of the range's units.
  *
  * Each statement is prepared once per connection (db/prepared-statements.ts) and PostgreSQL keeps
  * its generic plan where that plan holds for every value: browsing, the price list and the
- * search (both of whose plans hold two ways of paging, and whose values the planner never
+ * search (whose plans hold two and three ways of paging, and whose values the planner never
  * sees). Price bounds within a category end in PLAN_PER_CALL, since their best plan depends on
  * the values, and so do searches of many terms (searchPage).
  */
@@ -189,8 +190,8 @@ const activeProducts = Prisma.sql`(
 /**
  * A condition the planner neither serves from an index nor turns into a join: the price list's
  * walk keeps its sort's index (with values it cannot see, the planner would take a price range
- * for a narrow one and read it from the price index), and the search's walk tests each row
- * against a hashed set of the matches' ids.
+ * for a narrow one and read it from the price index), and the search's walks test each row
+ * against a hashed set of the matches' ids or against the filter itself.
  */
 const testedRowByRow = (condition: Prisma.Sql) =>
   Prisma.sql`CASE WHEN ${condition} THEN true ELSE false END`;
@@ -204,9 +205,10 @@ const WALK_COST_RATIO = 10;
 
 /**
  * What testing a walked row on its own text costs against putting one match's id in the walk's
- * hashed set: about 1.6 µs against 0.75 (psql timings at 10,000 and 1,000,000 products). With very many
- * matches the walk reads few rows, and testing them beats hashing every match: a term every name
- * holds, at a million products, took 340 ms and some 100 MB of the backend's memory hashed.
+ * hashed set: about 1.6 µs against 0.75 (psql timings at 10,000 and 1,000,000 products). With
+ * very many matches the walk reads few rows, and testing them beats hashing every match: a term
+ * every name holds, at a million products, took 270 ms and some 100 MB of the backend's memory
+ * hashed.
  */
 const ROW_TEST_RATIO = 2;
 
@@ -225,7 +227,7 @@ const NAMED_SEARCH_TERMS = 3;
  * plan under one-time filters on the total, as in the price list (pricedPage). With many matches
  * it walks the sort's index, reading about (skip + take) × active ÷ total entries, and keeps the
  * rows among the matches (a hashed set of their ids); with very many it keeps the walked rows
- * that hold the terms themselves (textHolds), so no set of every match is built; with few it
+ * that hold the terms themselves (textHolds), so no hashed set is built; with few it
  * reads the matches' rows and sorts them. The walk reads index entries only and the sort a row
  * per match, WALK_COST_RATIO times dearer, so the walk is taken when total² × WALK_COST_RATIO ≥
  * (skip + take) × active; testing a walked row costs ROW_TEST_RATIO times hashing a match, so the
