@@ -161,7 +161,7 @@ describe('the search statement on 10,000 products', () => {
     });
     await client.connect();
     try {
-      /** The plan's lines of the scans that ran (not "never executed"), and the total. */
+      /** The scans that ran (not "never executed"), the walks of the sort's index, the total. */
       const planOf = async (search: Search) => {
         let statement: { text: string; values: unknown[] } | undefined;
         const capture: SqlReads = {
@@ -228,7 +228,7 @@ describe('the search statement on 10,000 products', () => {
       expect(many.walks[0]!.filter).toMatch(/hashed SubPlan/);
 
       // Very many: the walk keeps the rows whose text holds the terms, reading about
-      // 20 × active ÷ total of them, and no set of the matches is built.
+      // 20 × active ÷ total of them, and no hashed set of the matches is built.
       const wide = await planOf({ terms: ['leather', 'sturdy.'], minPrice: 11.5, maxPrice: 301.5 });
       expect(wide.total).toBeGreaterThan(2_000);
       expect(wide.scans).toMatch(/product_search_postings_pkey .*actual rows=[1-9]/);
