@@ -259,27 +259,28 @@ function searchPage(
   const order = Prisma.sql`ORDER BY p.${column} ${direction}, p.id ${direction}
                  LIMIT ${take} OFFSET ${skip}`;
   const byPrice = page.sort === 'price_asc' || page.sort === 'price_desc';
+  const squared = Prisma.sql`(SELECT n * n FROM counted)`;
+  /** A walk of the sort's index keeping the rows that meet `keep`, taken when `when` holds. */
+  const walk = (keep: Prisma.Sql, when: Prisma.Sql) => Prisma.sql`(SELECT p.id FROM products p
+                         WHERE p.active ${byPrice ? Prisma.sql`AND ${inRange}` : Prisma.empty}
+                           AND ${testedRowByRow(keep)}
+                           AND ${when}
+                         ${order})`;
   return Prisma.sql`
       SELECT t.total, ${productColumns('page')}, ${categoryName('page')}
         FROM (
           WITH v AS MATERIALIZED (${v.row()}),
           ${matches}
           SELECT (SELECT n FROM counted) AS total,
-                 ARRAY((SELECT p.id FROM products p
-                         WHERE p.active ${byPrice ? Prisma.sql`AND ${inRange}` : Prisma.empty}
-                           AND ${testedRowByRow(holds)}
-                           AND (SELECT n * n FROM counted) >= ${testLimit}
-                         ${order})
+                 ARRAY(${walk(holds, Prisma.sql`${squared} >= ${testLimit}`)}
                        UNION ALL
-                       (SELECT p.id FROM products p
-                         WHERE p.active ${byPrice ? Prisma.sql`AND ${inRange}` : Prisma.empty}
-                           AND ${testedRowByRow(Prisma.sql`p.id IN (SELECT id FROM matches)`)}
-                           AND (SELECT n * n FROM counted) >= ${walkLimit}
-                           AND (SELECT n * n FROM counted) < ${testLimit}
-                         ${order})
+                       ${walk(
+                         Prisma.sql`p.id IN (SELECT id FROM matches)`,
+                         Prisma.sql`${squared} >= ${walkLimit} AND ${squared} < ${testLimit}`,
+                       )}
                        UNION ALL
                        (SELECT p.id FROM matches m JOIN products p ON p.id = m.id
-                         WHERE (SELECT n * n FROM counted) < ${walkLimit}
+                         WHERE ${squared} < ${walkLimit}
                          ${order})) AS ids
         ) t
         LEFT JOIN products page ON page.id = ANY (t.ids)
