@@ -58,9 +58,11 @@ export function matchingFilter(
 export const CURSOR_BATCH_SIZE = 500;
 /**
  * Handlers per round trip of an export: 100 round trips for 100,000 handlers rather than 200,
- * while a batch (its BSON and its records, a few hundred kB) is still all the export holds at once.
+ * while two replies (their BSON, a few hundred kB) are still all the export holds at once.
  */
 export const EXPORT_BATCH_SIZE = 1_000;
+/** Handlers an export decodes and hands on at a time (see handlerBatches). */
+const HANDED_ON_AT_ONCE = 50;
 
 /**
  * The stored fields a handler view reads (the field table's, see mapper.ts; MongoDB adds `_id`):
@@ -163,6 +165,14 @@ export const listedHandlers = (db: DirectoryDb, now: Date): AsyncIterable<Handle
  * Every handler by name, a batch at a time, straight from the driver's cursor (raw, see
  * decodeRecords): iterating per document would cost a promise per handler, and Mongoose's
  * cursor adds its own work on top.
+ *
+ * The database, this process and the client each take a part of an export; they work at the
+ * same time only when two things hold (bench B7): the next reply is asked for before this one is
+ * handed on, so the database prepares it meanwhile; and a reply is decoded and handed on
+ * HANDED_ON_AT_ONCE handlers at a time, so the response goes out in pieces of about 8 kB between
+ * them. Measured on the CSV export of 100,000 handlers (medians of 14 runs): neither, 42,000
+ * rows/s; each alone, 41,000 and 45,000; both, 70,000, with 16 µs of CPU a row instead of 23.
+ * Pieces of 20 or 250 handlers were slower (56,000 and 62,000).
  */
 export async function* handlerBatches(
   db: DirectoryDb,
@@ -174,11 +184,18 @@ export async function* handlerBatches(
     batchSize: EXPORT_BATCH_SIZE,
     raw: true,
   });
+  let more = cursor.hasNext();
   try {
-    while (await cursor.hasNext()) {
-      yield decodeRecords(cursor.readBufferedDocuments());
+    while (await more) {
+      const reply = cursor.readBufferedDocuments();
+      more = cursor.hasNext();
+      for (let i = 0; i < reply.length; i += HANDED_ON_AT_ONCE)
+        yield decodeRecords(reply.slice(i, i + HANDED_ON_AT_ONCE));
     }
   } finally {
+    // A caller that stops early leaves the request for the next reply unread: were it to fail
+    // (the database gone), nothing else would handle its rejection.
+    more.catch(() => {});
     await cursor.close();
   }
 }
