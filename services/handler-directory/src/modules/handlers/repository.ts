@@ -166,13 +166,12 @@ export const listedHandlers = (db: DirectoryDb, now: Date): AsyncIterable<Handle
  * decodeRecords): iterating per document would cost a promise per handler, and Mongoose's
  * cursor adds its own work on top.
  *
- * The database, this process and the client each take a part of an export; they work at the
- * same time only when two things hold (bench B7): the next reply is asked for before this one is
- * handed on, so the database prepares it meanwhile; and a reply is decoded and handed on
- * HANDED_ON_AT_ONCE handlers at a time, so the response goes out in pieces of about 8 kB between
- * them. Measured on the CSV export of 100,000 handlers (medians of 14 runs): neither, 42,000
- * rows/s; each alone, 41,000 and 45,000; both, 70,000, with 16 µs of CPU a row instead of 23.
- * Pieces of 20 or 250 handlers were slower (56,000 and 62,000).
+ * So that the database, this process and the client can work at the same time, the next reply
+ * is asked for before this one is handed on, and a reply is decoded and handed on
+ * HANDED_ON_AT_ONCE handlers at a time (a CSV piece of about 8 kB). Neither alone made an export
+ * faster; together they did (bench B7; the CSV export of 100,000 handlers, medians of 14 runs:
+ * neither 42,000 rows/s, each alone 41,000 and 45,000, both 70,000, with 16 µs of CPU a row
+ * instead of 23; pieces of 20 or 250 handlers: 56,000 and 62,000).
  */
 export async function* handlerBatches(
   db: DirectoryDb,
