@@ -4,8 +4,8 @@
 // plain substring filter does — common and rare terms, terms of one and two characters, price
 // bounds wide and narrow, a category, more terms than are prepared — for every sort, page and
 // total, paging by each of its ways (walking the sort's index against the matches or testing the
-// walked rows, or sorting the matches); it must be the
-// plan in use after five calls, and read the postings, not every product holding the terms.
+// walked rows, or sorting the matches); it must be the plan in use after five calls, and read the
+// postings, not every product holding the terms.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ProductSort } from '@dogshop/contracts/shop';
 import pg from 'pg';
