@@ -161,14 +161,15 @@ describe.each([
     expect(first.count).toBe(1);
     expect(first.resetAt).toBeGreaterThanOrEqual(before + 60_000 - 50);
     expect(first.resetAt).toBeLessThanOrEqual(Date.now() + 60_000);
-    await sleep(100);
-    // Later increments do not extend the window.
+    await sleep(1_000);
+    // Later increments do not extend the window (which would move its end by the second slept;
+    // the rest is the round trip's jitter on a loaded machine).
     const second = await store.increment(key, 60_000);
     expect(second.count).toBe(2);
-    expect(Math.abs(second.resetAt - first.resetAt)).toBeLessThan(50);
+    expect(Math.abs(second.resetAt - first.resetAt)).toBeLessThan(500);
     const read = await store.get(key);
     expect(read?.count).toBe(2);
-    expect(Math.abs((read?.resetAt ?? 0) - first.resetAt)).toBeLessThan(50);
+    expect(Math.abs((read?.resetAt ?? 0) - first.resetAt)).toBeLessThan(500);
   });
 
   it('forgets a key on reset', async () => {
