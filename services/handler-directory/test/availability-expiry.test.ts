@@ -29,7 +29,8 @@ describe('availableUntil on two replicas (one database, one Redis)', () => {
     await createHandler(a, { name: 'Bleibt Verfügbar', gps: { lat: 52, lng: 13 } });
     const leaving = await createHandler(a, {
       name: 'Geht Gleich',
-      availableUntil: inSeconds(2),
+      // Far enough ahead for a loaded machine to list it four times first.
+      availableUntil: inSeconds(4),
       gps: { lat: 52.01, lng: 13 },
     });
     expect(leaving.availableUntil).not.toBeNull();
@@ -42,7 +43,7 @@ describe('availableUntil on two replicas (one database, one Redis)', () => {
     expect(before.map((res) => res.headers.etag)).toEqual([etag, etag, etag, etag]);
     const writesBefore = await a.app.db.history.countDocuments({});
 
-    await sleep(3_000);
+    await sleep(5_000);
 
     for (const app of [a.app, b]) {
       const whole = await list(app);
