@@ -241,7 +241,7 @@ describe('transactions with the driver', () => {
         .collection<{ _id: string; n: number }>('counters')
         .updateOne({ _id: 'c' }, { $inc: { n: 10 } }),
     );
-    await sleep(30); // well inside WRITE_WAIT_MS, so that a stall cannot reach its deadline
+    await sleep(30); // well inside WRITE_WAIT_MS (200 ms): room for a stall before the next step
     expect(outside.state.settled).toBe(false);
     await session.commitTransaction();
     await session.endSession();
@@ -257,7 +257,7 @@ describe('transactions with the driver', () => {
     await coll.insertOne({ _id: 'inside' }, { session });
     await coll.deleteOne({ _id: 'before' }, { session });
     const write = track(other.db(dbName).collection<AnyDoc>('c').insertOne({ _id: 'outside' }));
-    await sleep(30); // well inside WRITE_WAIT_MS, so that a stall cannot reach its deadline
+    await sleep(30); // well inside WRITE_WAIT_MS (200 ms): room for a stall before the next step
     expect(write.state.settled).toBe(false);
     await session.abortTransaction();
     await session.endSession();
@@ -478,7 +478,7 @@ describe('transaction lifetime and connections', () => {
     });
     expect(reply).toMatchObject({ n: 1, ok: 1 });
     const write = track(other.db('gone').collection<AnyDoc>('c').insertOne({ _id: 'outside' }));
-    await sleep(30); // well inside WRITE_WAIT_MS, so that a stall cannot reach its deadline
+    await sleep(30); // well inside WRITE_WAIT_MS (200 ms): room for a stall before the next step
     expect(write.state.settled).toBe(false);
     socket.destroy();
     await write.done;
